@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import {
+  c,
+  commonErrors,
+  idParams,
+  isoTimestamp,
+  meta,
+  metadataSchema,
+  noContent,
+  paginationQuery,
+  timestamp,
+  uuid,
+} from './common';
+import { phaseInputSchema, phaseSchema } from './phases';
+
+export const eventStatuses = ['draft', 'scheduled', 'live', 'ended'] as const;
+export const visibilities = ['public', 'unlisted', 'private'] as const;
+
+export const eventSchema = z.object({
+  id: uuid,
+  workspaceId: uuid,
+  type: z.string(),
+  title: z.string(),
+  status: z.enum(eventStatuses),
+  scheduledAt: isoTimestamp.nullable(),
+  scheduledEndAt: isoTimestamp.nullable(),
+  visibility: z.enum(visibilities),
+  allowAnonymousVoting: z.boolean(),
+  allowAnonymousQuestions: z.boolean(),
+  capacity: z.number().int().nullable().describe('Registration capacity; null is unlimited'),
+  metadata: metadataSchema,
+  activePhaseId: uuid.nullable(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+  publishedAt: isoTimestamp.nullable(),
+  startedAt: isoTimestamp.nullable(),
+  endedAt: isoTimestamp.nullable(),
+});
+export type Event = z.infer<typeof eventSchema>;
+
+export const eventWithPhasesSchema = eventSchema.extend({ phases: z.array(phaseSchema) });
+export type EventWithPhases = z.infer<typeof eventWithPhasesSchema>;
+
+const title = z.string().trim().min(1).max(200);
+const capacity = z.number().int().min(1).max(1_000_000).nullable();
+
+export const createEventBody = z.object({
+  type: z.string().trim().min(1).max(100),
+  title,
+  scheduledAt: timestamp.nullable().optional(),
+  scheduledEndAt: timestamp.nullable().optional(),
+  visibility: z.enum(visibilities).optional(),
+  allowAnonymousVoting: z.boolean().optional(),
+  allowAnonymousQuestions: z.boolean().optional(),
+  capacity: capacity.optional(),
+  metadata: metadataSchema.optional(),
+  phases: z.array(phaseInputSchema).max(20).optional(),
+});
+
+export const updateEventBody = z.object({
+  title: title.optional(),
+  scheduledAt: timestamp.nullable().optional().describe('null clears it'),
+  scheduledEndAt: timestamp.nullable().optional(),
+  visibility: z.enum(visibilities).optional(),
+  allowAnonymousVoting: z.boolean().optional(),
+  allowAnonymousQuestions: z.boolean().optional(),
+  capacity: capacity.optional(),
+  metadata: metadataSchema.optional().describe('Replaced wholesale'),
+});
+
+const lifecycle = (summary: string) =>
+  ({
+    method: 'POST',
+    path: '',
+    pathParams: idParams,
+    body: noContent,
+    responses: { 200: eventWithPhasesSchema },
+    metadata: meta({ access: 'member', workspace: 'context' }),
+    summary,
+  }) as const;
+
+export const eventsContract = c.router(
+  {
+    create: {
+      method: 'POST',
+      path: '/v1/events',
+      body: createEventBody,
+      responses: { 201: eventSchema },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Create an event in draft (with optional phases)',
+    },
+    list: {
+      method: 'GET',
+      path: '/v1/events',
+      query: paginationQuery,
+      responses: { 200: z.object({ events: z.array(eventSchema), nextCursor: z.string().nullable() }) },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'List events, newest first',
+    },
+    get: {
+      method: 'GET',
+      path: '/v1/events/:id',
+      pathParams: idParams,
+      responses: { 200: eventWithPhasesSchema },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Read an event with its phases in order',
+    },
+    update: {
+      method: 'PATCH',
+      path: '/v1/events/:id',
+      pathParams: idParams,
+      body: updateEventBody,
+      responses: { 200: eventSchema },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Update an event',
+    },
+    delete: {
+      method: 'DELETE',
+      path: '/v1/events/:id',
+      pathParams: idParams,
+      body: noContent,
+      responses: { 204: noContent },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Delete an event with its phases, Q&A, invites, memberships and registrations',
+    },
+    publish: { ...lifecycle('Publish a draft (draft → scheduled)'), path: '/v1/events/:id/publish' },
+    start: { ...lifecycle('Go live (scheduled → live); activates the first phase'), path: '/v1/events/:id/start' },
+    advance: {
+      ...lifecycle('End the active phase and start the next; the last advance ends the event'),
+      path: '/v1/events/:id/advance',
+      body: z
+        .object({
+          phaseId: uuid.optional().describe('Guard: advance only while this phase is still active'),
+        })
+        .optional(),
+    },
+    end: { ...lifecycle('End the event (from live, or cancel a scheduled one)'), path: '/v1/events/:id/end' },
+  },
+  { commonResponses: commonErrors },
+);

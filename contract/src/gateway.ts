@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { c, commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+
+export const guestIntegrationSchema = z.object({
+  id: uuid,
+  workspaceId: uuid,
+  issuer: z.string(),
+  jwksUrl: z.string().nullable(),
+  publicKeyPem: z.string().nullable(),
+  createdAt: isoTimestamp,
+});
+
+export const gatewayContract = c.router(
+  {
+    token: {
+      method: 'POST',
+      path: '/v1/auth/gateway-token',
+      body: z.object({ eventId: uuid }),
+      responses: {
+        200: z.object({
+          token: z.string().describe('Opens GET /v1/live?token=…; valid 5 minutes'),
+          expiresAt: isoTimestamp,
+          url: z.string().describe('The live gateway WebSocket URL with the token'),
+          role: eventRoleSchema.describe('The caller’s event role, narrowed to one the event has'),
+          anonymous: z.boolean(),
+        }),
+      },
+      metadata: meta({ access: 'public' }),
+      summary: 'A short-lived live-gateway token (Bearer session optional)',
+    },
+    guestSession: {
+      method: 'POST',
+      path: '/v1/events/:id/guest-session',
+      pathParams: idParams,
+      body: z.object({ token: z.string().min(1).max(16_384) }).strict(),
+      responses: {
+        200: z.object({
+          sessionToken: z.string().describe('gcg_ guest session token'),
+          expiresAt: isoTimestamp,
+          eventId: uuid,
+          guest: z.object({ sub: z.string(), name: z.string().nullable(), email: z.string().nullable() }),
+        }),
+      },
+      metadata: meta({ access: 'public' }),
+      summary: 'Exchange a partner JWT for an ephemeral guest session',
+    },
+  },
+  { commonResponses: commonErrors },
+);
+
+export const guestIntegrationsContract = c.router(
+  {
+    create: {
+      method: 'POST',
+      path: '/v1/workspaces/:id/guest-integrations',
+      pathParams: idParams,
+      body: z
+        .object({
+          issuer: z.string().min(1).max(500),
+          jwksUrl: z.string().url().max(2000).optional(),
+          publicKeyPem: z.string().min(1).max(10_000).optional(),
+        })
+        .refine((b) => (b.jwksUrl === undefined) !== (b.publicKeyPem === undefined), {
+          message: 'exactly one of jwksUrl or publicKeyPem is required',
+          path: ['jwksUrl'],
+        }),
+      responses: { 201: guestIntegrationSchema },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Register a partner allowed to issue guest JWTs',
+    },
+    list: {
+      method: 'GET',
+      path: '/v1/workspaces/:id/guest-integrations',
+      pathParams: idParams,
+      responses: { 200: z.object({ integrations: z.array(guestIntegrationSchema) }) },
+      metadata: meta({ access: 'member', workspace: 'path' }),
+      summary: 'List active guest integrations',
+    },
+    delete: {
+      method: 'DELETE',
+      path: '/v1/workspaces/:id/guest-integrations/:integrationId',
+      pathParams: z.object({ id: uuid, integrationId: uuid }),
+      body: noContent,
+      responses: { 204: noContent },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Revoke a guest integration',
+    },
+  },
+  { commonResponses: commonErrors },
+);

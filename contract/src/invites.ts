@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { c, commonErrors, isoTimestamp, meta, noContent, uuid } from './common';
+
+export const inviteKinds = ['workspace', 'event'] as const;
+export const inviteStatuses = ['pending', 'accepted', 'revoked', 'expired'] as const;
+
+export const inviteSchema = z.object({
+  id: uuid,
+  workspaceId: uuid,
+  kind: z.enum(inviteKinds),
+  email: z.string().nullable(),
+  role: z.string(),
+  eventId: uuid.nullable(),
+  status: z.enum(inviteStatuses),
+  expiresAt: isoTimestamp,
+  createdAt: isoTimestamp,
+  acceptedAt: isoTimestamp.nullable(),
+});
+
+export const invitesContract = c.router(
+  {
+    create: {
+      method: 'POST',
+      path: '/v1/workspaces/:id/invites',
+      pathParams: z.object({ id: uuid }),
+      body: z
+        .object({
+          email: z.string().trim().toLowerCase().email().max(320).optional(),
+          role: z.string().min(1).max(40).optional().describe('workspace: member (default) or admin; event: an event role'),
+          kind: z.enum(inviteKinds),
+          eventId: uuid.optional().describe('Required for event invites'),
+        })
+        .strict(),
+      responses: {
+        201: inviteSchema.extend({
+          url: z.string().optional().describe('The invite link, shown once: link invites (no email) and email dev mode'),
+        }),
+      },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Invite someone to the workspace or to an event',
+    },
+    list: {
+      method: 'GET',
+      path: '/v1/workspaces/:id/invites',
+      pathParams: z.object({ id: uuid }),
+      responses: { 200: z.object({ invites: z.array(inviteSchema) }) },
+      metadata: meta({ access: 'member', workspace: 'path' }),
+      summary: 'List the workspace’s invites',
+    },
+    revoke: {
+      method: 'DELETE',
+      path: '/v1/workspaces/:id/invites/:inviteId',
+      pathParams: z.object({ id: uuid, inviteId: uuid }),
+      body: noContent,
+      responses: { 204: noContent },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Revoke a pending invite',
+    },
+    preview: {
+      method: 'GET',
+      path: '/v1/invites/:token',
+      pathParams: z.object({ token: z.string().min(1).max(200) }),
+      responses: {
+        200: z.object({
+          kind: z.enum(inviteKinds),
+          status: z.enum(inviteStatuses),
+          role: z.string(),
+          email: z.string().nullable(),
+          workspace: z.object({ id: uuid, name: z.string() }),
+          event: z.object({ id: uuid, title: z.string() }).nullable(),
+          expiresAt: isoTimestamp,
+        }),
+      },
+      metadata: meta({ access: 'public' }),
+      summary: 'Preview an invite for the invite page',
+    },
+    accept: {
+      method: 'POST',
+      path: '/v1/invites/:token/accept',
+      pathParams: z.object({ token: z.string().min(1).max(200) }),
+      body: noContent,
+      responses: {
+        200: z.object({
+          kind: z.enum(inviteKinds),
+          workspaceId: uuid,
+          eventId: uuid.nullable(),
+          role: z.string(),
+        }),
+      },
+      metadata: meta({ access: 'account' }),
+      summary: 'Accept an invite with the signed-in account',
+    },
+  },
+  { commonResponses: commonErrors },
+);

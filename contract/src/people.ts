@@ -1,0 +1,115 @@
+import { z } from 'zod';
+import { c, commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+
+export const userSchema = z.object({
+  id: uuid,
+  workspaceId: uuid,
+  externalSub: z.string(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  picture: z.string().nullable(),
+  createdAt: isoTimestamp,
+  updatedAt: isoTimestamp,
+});
+export type User = z.infer<typeof userSchema>;
+
+export const membershipSchema = z.object({
+  id: uuid,
+  eventId: uuid,
+  userId: uuid,
+  role: eventRoleSchema.describe('The stored role; narrowing to the active phase happens on the live plane'),
+  createdAt: isoTimestamp,
+});
+
+export const questionSchema = z.object({
+  id: uuid,
+  eventId: uuid,
+  text: z.string(),
+  authorName: z.string().nullable(),
+  anonymous: z.boolean(),
+  status: z.enum(['open', 'answered', 'dismissed']),
+  votes: z.number().int(),
+  createdAt: isoTimestamp,
+});
+
+export const usersContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/v1/users',
+      responses: { 200: z.object({ users: z.array(userSchema) }) },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'List pre-provisioned users',
+    },
+    upsert: {
+      method: 'POST',
+      path: '/v1/users',
+      body: z.object({
+        externalSub: z.string().trim().min(1).max(255),
+        email: z.string().trim().toLowerCase().email().max(320).nullable().optional(),
+        name: z.string().trim().min(1).max(200).nullable().optional(),
+        picture: z.string().url().max(2000).nullable().optional(),
+      }),
+      responses: { 200: userSchema, 201: userSchema },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Create (201) or update (200) a user by externalSub',
+    },
+  },
+  { commonResponses: commonErrors },
+);
+
+const membershipPath = z.object({ id: uuid, membershipId: uuid });
+
+export const membershipsContract = c.router(
+  {
+    create: {
+      method: 'POST',
+      path: '/v1/events/:id/memberships',
+      pathParams: idParams,
+      body: z.object({ userId: uuid, role: eventRoleSchema }),
+      responses: { 201: membershipSchema },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Give a user a role on the event',
+    },
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/memberships',
+      pathParams: idParams,
+      responses: { 200: z.object({ memberships: z.array(membershipSchema) }) },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'List the event’s memberships',
+    },
+    get: {
+      method: 'GET',
+      path: '/v1/events/:id/memberships/:membershipId',
+      pathParams: membershipPath,
+      responses: { 200: membershipSchema },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Read one membership',
+    },
+    delete: {
+      method: 'DELETE',
+      path: '/v1/events/:id/memberships/:membershipId',
+      pathParams: membershipPath,
+      body: noContent,
+      responses: { 204: noContent },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Remove a membership',
+    },
+  },
+  { commonResponses: commonErrors },
+);
+
+export const questionsContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/questions',
+      pathParams: idParams,
+      responses: { 200: z.object({ questions: z.array(questionSchema) }) },
+      metadata: meta({ access: 'member', workspace: 'context' }),
+      summary: 'Q&A questions with vote tallies, most votes first (ties: oldest first)',
+    },
+  },
+  { commonResponses: commonErrors },
+);

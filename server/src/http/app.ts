@@ -1,0 +1,50 @@
+import { contract } from '@gathercast/contract';
+import { createExpressEndpoints, type RequestValidationError } from '@ts-rest/express';
+import express, { type Request } from 'express';
+import type { AppContext } from '../app-context';
+import { authenticate } from './auth';
+import { docsRouter } from './docs';
+import { healthRouter } from './health';
+import { errorHandler, fieldErrors, notFoundHandler, problem } from './problem';
+import { requestContext } from './request-context';
+import { buildRouter } from './routes';
+
+const jsonLimit = '1mb';
+
+export function createApp(ctx: AppContext) {
+  const { config, orm, logger } = ctx;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+
+  app.use(requestContext(logger));
+  app.use((req, _res, next) => {
+    req.em = orm.em.fork();
+    next();
+  });
+  app.use(healthRouter(ctx));
+  app.use(docsRouter());
+  app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
+
+  createExpressEndpoints(contract, buildRouter(ctx), app, {
+    logInitialization: false,
+    jsonQuery: false,
+    responseValidation: process.env.NODE_ENV === 'test',
+    globalMiddleware: [authenticate(config, (req: Request) => req.em)],
+    requestValidationErrorHandler: (err: RequestValidationError, _req, _res, next) => {
+      if (err.pathParams) return next(problem('not_found', 'Resource not found'));
+      const errors = [
+        ...(err.headers ? fieldErrors(err.headers.issues, 'headers') : []),
+        ...(err.query ? fieldErrors(err.query.issues, 'query') : []),
+        ...(err.body ? fieldErrors(err.body.issues, 'body') : []),
+      ];
+      const summary = errors.map((e) => `${e.path}: ${e.message}`).join('; ');
+      next(problem('bad_request', `Invalid request: ${summary}`, { errors }));
+    },
+  });
+
+  app.use(notFoundHandler);
+  app.use(errorHandler(config.errorsBaseUrl));
+  return app;
+}

@@ -1,0 +1,21 @@
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+
+const validId = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Gives every request an id (an incoming x-request-id is honoured when sane) and a child logger. */
+export function requestContext(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const incoming = req.header('x-request-id');
+    req.id = incoming && validId.test(incoming) ? incoming : randomUUID();
+    res.setHeader('x-request-id', req.id);
+    req.log = logger.child({ requestId: req.id });
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}

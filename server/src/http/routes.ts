@@ -1,0 +1,31 @@
+import { contract } from '@gathercast/contract';
+import type { AppRoute, AppRouter } from '@ts-rest/core';
+import { isAppRoute } from '@ts-rest/core';
+import type { AppContext } from '../app-context';
+import { problem } from './problem';
+
+/**
+ * Each domain contributes the ts-rest handlers of its part of the contract. A route no domain
+ * implements yet answers 501 `not_implemented` (and nothing else may answer 501).
+ */
+export function domainRouters(_ctx: AppContext): Record<string, unknown> {
+  return {};
+}
+
+const notImplemented = (route: AppRoute) => async () => {
+  throw problem('not_implemented', `${route.method} ${route.path} is not available yet`);
+};
+
+export function completeRouter(router: AppRouter, implemented: Record<string, unknown> | undefined): any {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(router)) {
+    const impl = implemented?.[key];
+    if (isAppRoute(value)) out[key] = impl ?? notImplemented(value);
+    else out[key] = completeRouter(value as AppRouter, impl as Record<string, unknown> | undefined);
+  }
+  return out;
+}
+
+export function buildRouter(ctx: AppContext) {
+  return completeRouter(contract, domainRouters(ctx));
+}

@@ -1,0 +1,63 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { AppContext } from './app-context';
+import type { Config } from './config';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
+import { migrate, openOrm } from './db/orm';
+import { createApp } from './http/app';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  ctx: AppContext;
+  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
+  close(): Promise<void>;
+}
+
+const drainTimeoutMs = 10_000;
+
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  let embedded: EmbeddedDatabase | undefined;
+  let databaseUrl = config.databaseUrl;
+  if (!databaseUrl) {
+    embedded = await startEmbeddedPostgres(config.dataDir, logger);
+    databaseUrl = embedded.url;
+  }
+  const orm = await openOrm(databaseUrl, logger);
+  await migrate(orm, databaseUrl);
+  const ctx: AppContext = { config, orm, logger };
+  const app = createApp(ctx);
+
+  const server: Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.port, config.host, () => resolve(s));
+    s.on('error', reject);
+  });
+  server.keepAliveTimeout = 65_000;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  logger.info({ port, publicBaseUrl: config.publicBaseUrl, embeddedDatabase: !!embedded }, 'Gathercast API listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      logger.info('shutting down: draining in-flight requests');
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => {
+          server.closeAllConnections();
+          resolve();
+        }, drainTimeoutMs);
+        timer.unref();
+        server.close(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      await orm.close(true);
+      await embedded?.stop();
+      logger.info('stopped');
+    })());
+
+  return { url: `http://${host}:${port}`, port, ctx, close };
+}

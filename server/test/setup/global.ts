@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import pino from 'pino';
+import type { TestProject } from 'vitest/node';
+import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
+import { migrate, openOrm } from '../../src/db/orm';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    adminDatabaseUrl: string;
+    templateDatabase: string;
+  }
+}
+
+/**
+ * One PostgreSQL for the run (DATABASE_URL when set, else an embedded one), and one migrated
+ * template database that every test file clones (CREATE DATABASE … TEMPLATE is fast).
+ */
+export default async function setup(project: TestProject) {
+  let embedded: EmbeddedDatabase | undefined;
+  let dataDir: string | undefined;
+  let adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'gc-test-pg-'));
+    embedded = await startEmbeddedPostgres(dataDir, pino({ level: 'silent' }));
+    adminUrl = embedded.url;
+  }
+  const template = `gc_tpl_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${template}`);
+  const templateUrl = withDatabase(adminUrl, template);
+  const orm = await openOrm(templateUrl);
+  await migrate(orm, templateUrl);
+  await orm.close(true);
+  project.provide('adminDatabaseUrl', adminUrl);
+  project.provide('templateDatabase', template);
+
+  return async () => {
+    const dbs = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname = $1 or datname like $2`,
+      [template, `${template}_%`],
+    );
+    for (const { datname } of dbs.rows) {
+      await admin.query(`drop database if exists ${datname} with (force)`).catch(() => {});
+    }
+    await admin.end();
+    await embedded?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

@@ -1,0 +1,53 @@
+import { Writable } from 'node:stream';
+import { createClient, type ClientOptions, type GathercastClient } from '@gathercast/sdk';
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/logger';
+import { type RunningServer, startServer } from '../../src/server';
+import { createTestDatabase } from './database';
+import { freePort } from './ports';
+
+export interface TestServer {
+  url: string;
+  server: RunningServer;
+  databaseUrl: string;
+  /** Every log line the server wrote so far, parsed. */
+  logs(): Record<string, unknown>[];
+  /** Raw log text, for "no secret ever appears" checks. */
+  logText(): string;
+  /** An SDK client for this server. */
+  client(options?: Omit<ClientOptions, 'baseUrl'>): GathercastClient;
+  close(): Promise<void>;
+}
+
+/** Starts the real server on an ephemeral port and a private database. */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const databaseUrl = await createTestDatabase();
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      cb();
+    },
+  });
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'info',
+    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    PLATFORM_KEY: 'test-platform-key',
+    ...env,
+  } as NodeJS.ProcessEnv);
+  const server = await startServer(config, createLogger(config.logLevel, sink));
+  return {
+    url: server.url,
+    server,
+    databaseUrl,
+    logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
+    logText: () => lines.join('\n'),
+    client: (options = {}) => createClient({ baseUrl: server.url, ...options }),
+    close: () => server.close(),
+  };
+}

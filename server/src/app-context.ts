@@ -1,10 +1,15 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import type { Mailer } from './email/mailer';
+import type { DomainEventBus } from './lib/domain-events';
 
 /** What every domain gets: configuration, the ORM and the logger. Domains add their own services. */
 export interface AppContext {
   config: Config;
   orm: MikroORM;
   logger: Logger;
+  /** The internal event bus: outbox rows written in the transaction of each change. */
+  bus: DomainEventBus;
+  mailer: Mailer;
 }

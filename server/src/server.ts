@@ -5,7 +5,9 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
+import { DevMailer } from './email/mailer';
 import { createApp } from './http/app';
+import { DomainEventBus } from './lib/domain-events';
 
 export interface RunningServer {
   url: string;
@@ -26,7 +28,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   const orm = await openOrm(databaseUrl, logger);
   await migrate(orm, databaseUrl);
-  const ctx: AppContext = { config, orm, logger };
+  const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: new DevMailer(logger) };
   const app = createApp(ctx);
 
   const server: Server = await new Promise((resolve, reject) => {

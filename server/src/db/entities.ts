@@ -1,5 +1,6 @@
 import { identityEntities } from '../identity/entities';
-import { IdempotencyRecord, DomainEvent } from './shared-entities';
+import { User } from '../people/entities';
+import { DomainEvent, IdempotencyRecord } from './shared-entities';
 
 /** Every entity of the service; each domain appends its own list here. */
-export const entities = [...identityEntities, IdempotencyRecord, DomainEvent];
+export const entities = [...identityEntities, User, IdempotencyRecord, DomainEvent];

@@ -2,14 +2,17 @@ import { contract } from '@gathercast/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { AppContext } from '../app-context';
+import { devRoutes } from '../dev/routes';
 import { problem } from './problem';
 
 /**
  * Each domain contributes the ts-rest handlers of its part of the contract. A route no domain
  * implements yet answers 501 `not_implemented` (and nothing else may answer 501).
  */
-export function domainRouters(_ctx: AppContext): Record<string, unknown> {
-  return {};
+export function domainRouters(ctx: AppContext): Record<string, unknown> {
+  return {
+    dev: devRoutes(ctx),
+  };
 }
 
 const notImplemented = (route: AppRoute) => async () => {

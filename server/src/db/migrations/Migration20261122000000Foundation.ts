@@ -87,6 +87,21 @@ export class Migration20261122000000Foundation extends Migration {
       );
       create index domain_event_workspace_idx on domain_event(workspace_id, occurred_at desc);
 
+      -- Participant identities (users): pre-provisioned by externalSub, or bridged from an account.
+      create table app_user (
+        id uuid primary key,
+        workspace_id uuid not null references workspace(id) on delete cascade,
+        external_sub text not null,
+        account_id uuid references account(id) on delete set null,
+        email text,
+        name text,
+        picture text,
+        created_at timestamptz not null default now(),
+        updated_at timestamptz not null default now(),
+        unique (workspace_id, external_sub)
+      );
+      create unique index app_user_account_idx on app_user(workspace_id, account_id) where account_id is not null;
+
       create table service_key (
         id text primary key,
         value jsonb not null,

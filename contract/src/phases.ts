@@ -6,6 +6,7 @@ export const modalitySchema = z.enum(modalities);
 export type Modality = z.infer<typeof modalitySchema>;
 
 export const features = ['qa', 'chat', 'polls', 'reactions', 'transcript', 'capture'] as const;
+export type Feature = (typeof features)[number];
 export const featureSetSchema = z.array(z.enum(features)).max(features.length);
 
 export const phaseStatuses = ['pending', 'active', 'ended'] as const;

@@ -1,6 +1,8 @@
+import { eventEntities } from '../events/entities';
 import { identityEntities } from '../identity/entities';
-import { User } from '../people/entities';
+import { peopleEntities } from '../people/entities';
+import { registrationEntities } from '../public/entities';
 import { DomainEvent, IdempotencyRecord } from './shared-entities';
 
 /** Every entity of the service; each domain appends its own list here. */
-export const entities = [...identityEntities, User, IdempotencyRecord, DomainEvent];
+export const entities = [...identityEntities, ...peopleEntities, IdempotencyRecord, DomainEvent, ...eventEntities, ...registrationEntities];

@@ -5,6 +5,7 @@ import type { AppContext } from '../app-context';
 import { authenticate } from './auth';
 import { docsRouter } from './docs';
 import { healthRouter } from './health';
+import { idempotency } from './idempotency';
 import { errorHandler, fieldErrors, notFoundHandler, problem } from './problem';
 import { requestContext } from './request-context';
 import { buildRouter } from './routes';
@@ -31,7 +32,7 @@ export function createApp(ctx: AppContext) {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: process.env.NODE_ENV === 'test',
-    globalMiddleware: [authenticate(config, (req: Request) => req.em)],
+    globalMiddleware: [authenticate(config, (req: Request) => req.em), idempotency()],
     requestValidationErrorHandler: (err: RequestValidationError, _req, _res, next) => {
       if (err.pathParams) return next(problem('not_found', 'Resource not found'));
       const errors = [

@@ -3,6 +3,10 @@ import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { AppContext } from '../app-context';
 import { devRoutes } from '../dev/routes';
+import { eventsRoutes } from '../events/routes';
+import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
+import { phasesRoutes } from '../phases/routes';
+import { publicRoutes } from '../public/routes';
 import { problem } from './problem';
 
 /**
@@ -12,6 +16,12 @@ import { problem } from './problem';
 export function domainRouters(ctx: AppContext): Record<string, unknown> {
   return {
     dev: devRoutes(ctx),
+    events: eventsRoutes(ctx),
+    phases: phasesRoutes(),
+    users: usersRoutes(),
+    memberships: membershipsRoutes(),
+    questions: questionsRoutes(),
+    public: publicRoutes(ctx),
   };
 }
 

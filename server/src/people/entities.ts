@@ -20,3 +20,47 @@ export const User = defineEntity({
   }),
 });
 export type User = InferEntity<typeof User>;
+
+/** A user's stored role on one event (at most one per user and event). */
+export const EventMembership = defineEntity({
+  name: 'EventMembership',
+  tableName: 'event_membership',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    eventId: p.uuid(),
+    userId: p.uuid(),
+    role: p.enum(['host', 'speaker', 'participant', 'viewer', 'workspace_admin'] as const),
+    createdAt: p.datetime(),
+  }),
+});
+export type EventMembership = InferEntity<typeof EventMembership>;
+
+/** Q&A: questions arrive over the live gateway; votes are one per voter key. */
+export const Question = defineEntity({
+  name: 'Question',
+  tableName: 'question',
+  properties: (p) => ({
+    id: p.uuid().primary(),
+    eventId: p.uuid(),
+    text: p.text(),
+    authorUserId: p.uuid().nullable(),
+    authorName: p.text().nullable(),
+    anonymous: p.boolean(),
+    status: p.enum(['open', 'answered', 'dismissed'] as const),
+    createdAt: p.datetime(),
+  }),
+});
+export type Question = InferEntity<typeof Question>;
+
+export const QuestionVote = defineEntity({
+  name: 'QuestionVote',
+  tableName: 'question_vote',
+  properties: (p) => ({
+    questionId: p.uuid().primary(),
+    voterKey: p.text().primary(),
+    createdAt: p.datetime(),
+  }),
+});
+export type QuestionVote = InferEntity<typeof QuestionVote>;
+
+export const peopleEntities = [User, EventMembership, Question, QuestionVote];

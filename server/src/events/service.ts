@@ -1,0 +1,158 @@
+import { randomUUID } from 'node:crypto';
+import type { createEventBody, Event, EventWithPhases, updateEventBody } from '@gathercast/contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import { notFound, problem } from '../http/problem';
+import type { Actor } from '../lib/actor';
+import { bridgedUserFor } from '../people/users-service';
+import { insertPhase } from '../phases/service';
+import { decodeCursor, encodeCursor } from './cursor';
+import { findEvent, phasesOf } from './locks';
+import { type EventRow, eventColumns, toEvent, withPhases } from './mapping';
+import { sql } from './sql';
+
+export type CreateEventInput = z.infer<typeof createEventBody>;
+export type UpdateEventInput = z.infer<typeof updateEventBody>;
+
+function checkSchedule(scheduledAt: string | Date | null | undefined, scheduledEndAt: string | Date | null | undefined) {
+  if (scheduledAt && scheduledEndAt && new Date(scheduledEndAt) < new Date(scheduledAt)) {
+    throw problem('bad_request', 'scheduledEndAt must not be before scheduledAt', {
+      errors: [{ path: 'body.scheduledEndAt', message: 'Must not be before scheduledAt' }],
+    });
+  }
+}
+
+/** The creator's bridged participant identity becomes a host of the event (account sessions only). */
+async function makeCreatorHost(tx: EntityManager, workspaceId: string, accountId: string, eventId: string) {
+  const rows = await sql<{ name: string; email: string | null }>(
+    tx,
+    `select a.name, e.email from account a
+       left join account_email e on e.account_id = a.id and e."primary"
+      where a.id = ?`,
+    [accountId],
+  );
+  if (!rows[0]) return;
+  const user = await bridgedUserFor(tx, workspaceId, { id: accountId, name: rows[0].name, email: rows[0].email });
+  await sql(tx, `insert into event_membership (id, event_id, user_id, role) values (?, ?, ?, 'host')`, [
+    randomUUID(),
+    eventId,
+    user.id,
+  ]);
+}
+
+/** Creates a draft event, with its phases when given; answers the bare event. */
+export async function createEvent(em: EntityManager, actor: Actor, input: CreateEventInput): Promise<Event> {
+  checkSchedule(input.scheduledAt, input.scheduledEndAt);
+  return em.transactional(async (tx) => {
+    const id = randomUUID();
+    const rows = await sql<EventRow>(
+      tx,
+      `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
+         allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${eventColumns}`,
+      [
+        id,
+        actor.workspaceId,
+        input.type,
+        input.title,
+        input.scheduledAt ?? null,
+        input.scheduledEndAt ?? null,
+        input.visibility ?? 'unlisted',
+        input.allowAnonymousVoting ?? false,
+        input.allowAnonymousQuestions ?? false,
+        input.capacity ?? null,
+        JSON.stringify(input.metadata ?? {}),
+        actor.accountId ?? null,
+      ],
+    );
+    for (const [position, phase] of (input.phases ?? []).entries()) await insertPhase(tx, id, position, phase);
+    if (actor.accountId) await makeCreatorHost(tx, actor.workspaceId, actor.accountId, id);
+    return toEvent(rows[0]!);
+  });
+}
+
+export const maxPageSize = 100;
+
+/** Newest first; the cursor is the last row's (createdAt, id), so pages are stable under inserts. */
+export async function listEvents(
+  em: EntityManager,
+  actor: Actor,
+  input: { cursor?: string; limit?: number },
+): Promise<{ events: Event[]; nextCursor: string | null }> {
+  const limit = input.limit ?? maxPageSize;
+  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+  const rows = await sql<EventRow & { cursor_at: string }>(
+    em,
+    `select ${eventColumns}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+       from event
+      where workspace_id = ? ${after ? 'and (created_at, id) < (?::timestamptz, ?::uuid)' : ''}
+      order by created_at desc, id desc
+      limit ?`,
+    after ? [actor.workspaceId, after.at, after.id, limit + 1] : [actor.workspaceId, limit + 1],
+  );
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  return {
+    events: page.map(toEvent),
+    nextCursor: rows.length > limit && last ? encodeCursor(last.cursor_at, last.id) : null,
+  };
+}
+
+export async function getEvent(em: EntityManager, actor: Actor, eventId: string): Promise<EventWithPhases> {
+  const event = await findEvent(em, actor, eventId);
+  return withPhases(event, await phasesOf(em, eventId));
+}
+
+const updatable: Record<Exclude<keyof UpdateEventInput, 'metadata'>, string> = {
+  title: 'title',
+  scheduledAt: 'scheduled_at',
+  scheduledEndAt: 'scheduled_end_at',
+  visibility: 'visibility',
+  allowAnonymousVoting: 'allow_anonymous_voting',
+  allowAnonymousQuestions: 'allow_anonymous_questions',
+  capacity: 'capacity',
+};
+
+/** Changes only the fields given; null clears scheduledAt, scheduledEndAt and capacity; metadata is replaced. */
+export async function updateEvent(em: EntityManager, actor: Actor, eventId: string, input: UpdateEventInput): Promise<Event> {
+  return em.transactional(async (tx) => {
+    const current = await sql<EventRow>(tx, `select ${eventColumns} from event where id = ? and workspace_id = ? for update`, [
+      eventId,
+      actor.workspaceId,
+    ]);
+    if (!current[0]) throw notFound('Event');
+    checkSchedule(
+      input.scheduledAt === undefined ? current[0].scheduled_at : input.scheduledAt,
+      input.scheduledEndAt === undefined ? current[0].scheduled_end_at : input.scheduledEndAt,
+    );
+    const sets: string[] = [];
+    const params: unknown[] = [];
+    for (const [field, column] of Object.entries(updatable) as [keyof typeof updatable, string][]) {
+      if (input[field] === undefined) continue;
+      sets.push(`${column} = ?`);
+      params.push(input[field]);
+    }
+    if (input.metadata !== undefined) {
+      sets.push('metadata = ?');
+      params.push(JSON.stringify(input.metadata));
+    }
+    const rows = await sql<EventRow>(
+      tx,
+      `update event set ${[...sets, 'updated_at = now()'].join(', ')} where id = ? returning ${eventColumns}`,
+      [...params, eventId],
+    );
+    return toEvent(rows[0]!);
+  });
+}
+
+/** Permanent: phases, Q&A, invites, memberships and registrations go by foreign-key cascade; sessions scoped to it too. */
+export async function deleteEvent(em: EntityManager, actor: Actor, eventId: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const rows = await sql<{ id: string }>(tx, 'delete from event where id = ? and workspace_id = ? returning id', [
+      eventId,
+      actor.workspaceId,
+    ]);
+    if (!rows[0]) throw notFound('Event');
+    await sql(tx, 'delete from session where event_id = ?', [eventId]);
+  });
+}

@@ -1,0 +1,158 @@
+import { createHash } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { problem } from './problem';
+
+/**
+ * `Idempotency-Key` on every POST (decisions §6). The scope is the caller (API key, session, or
+ * the client address for anonymous calls) plus method and path. The first request claims the key
+ * by inserting its record (the primary key makes the claim atomic); its final answer (2xx–4xx) is
+ * stored before it is sent and replayed for 24 h to the same key with the same body. The same key
+ * with another body is 409 idempotency_key_reused. A duplicate arriving while the first is still
+ * running waits for it briefly, then gets 409 conflict. A 5xx is not stored: the key is released.
+ */
+export const idempotencyKeyMaxLength = 255;
+export const idempotencyWindowHours = 24;
+/** A claim this old without an answer belongs to a request that died with its process. */
+const abandonedAfterSeconds = 60;
+const waitForFirstMs = 5_000;
+const pollMs = 25;
+
+interface StoredAnswer {
+  contentType: string | null;
+  body: unknown;
+}
+
+interface RecordRow {
+  request_hash: string;
+  status: number | null;
+  response_body: StoredAnswer | null;
+  expired: boolean;
+  abandoned: boolean;
+}
+
+function callerScope(req: Request): string {
+  if (req.auth?.apiKey) return `key:${req.auth.apiKey.id}`;
+  if (req.auth?.session) return `session:${req.auth.session.id}`;
+  return `ip:${req.ip ?? 'unknown'}`;
+}
+
+/** JSON with object keys sorted, so the same body always hashes the same. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value ?? null);
+}
+
+const run = <T>(em: EntityManager, sql: string, params: unknown[]) => em.getConnection().execute<T[]>(sql, params);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function replay(res: Response, status: number, answer: StoredAnswer | null): void {
+  res.setHeader('idempotent-replayed', 'true');
+  if (answer?.contentType) res.setHeader('content-type', answer.contentType);
+  if (answer?.body === null || answer?.body === undefined) {
+    res.status(status).end();
+    return;
+  }
+  res.status(status).send(typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body));
+}
+
+/** Stores the final answer before it reaches the client (or releases the key on a 5xx). */
+function captureAnswer(req: Request, res: Response, scope: string, key: string): void {
+  const chunks: Buffer[] = [];
+  const toBuffer = (chunk: unknown, encoding?: unknown) =>
+    Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+  const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+  const end = res.end.bind(res) as (...args: unknown[]) => Response;
+  res.write = ((chunk: unknown, ...rest: unknown[]) => {
+    if (chunk !== undefined && chunk !== null) chunks.push(toBuffer(chunk, rest[0]));
+    return write(chunk, ...rest);
+  }) as Response['write'];
+  res.end = ((...args: unknown[]) => {
+    const [chunk, encoding] = args;
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+    const status = res.statusCode;
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = null;
+    if (text) {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = text;
+      }
+    }
+    const contentType = (res.getHeader('content-type') as string | undefined) ?? null;
+    const store =
+      status >= 200 && status < 500
+        ? run(req.em, 'update idempotency_record set status = ?, response_body = ? where scope = ? and key = ?', [
+            status,
+            JSON.stringify({ contentType, body } satisfies StoredAnswer),
+            scope,
+            key,
+          ])
+        : run(req.em, 'delete from idempotency_record where scope = ? and key = ? and status is null', [scope, key]);
+    store
+      .catch((err) => req.log?.error({ err }, 'could not store the idempotent answer'))
+      .finally(() => end(...args));
+    return res;
+  }) as Response['end'];
+}
+
+async function handle(req: Request, res: Response, next: NextFunction): Promise<void> {
+  const key = req.header('idempotency-key');
+  if (req.method !== 'POST' || key === undefined) return next();
+  if (key.length < 1 || key.length > idempotencyKeyMaxLength) {
+    throw problem('bad_request', `Idempotency-Key must be 1 to ${idempotencyKeyMaxLength} characters`, {
+      errors: [{ path: 'headers.idempotency-key', message: `Must be 1 to ${idempotencyKeyMaxLength} characters` }],
+    });
+  }
+  const scope = `${callerScope(req)} ${req.method} ${req.path}`;
+  const requestHash = createHash('sha256').update(canonical(req.body)).digest('hex');
+  const deadline = Date.now() + waitForFirstMs;
+  for (;;) {
+    const claimed = await run(
+      req.em,
+      'insert into idempotency_record (scope, key, request_hash) values (?, ?, ?) on conflict do nothing returning key',
+      [scope, key, requestHash],
+    );
+    if (claimed.length > 0) {
+      captureAnswer(req, res, scope, key);
+      return next();
+    }
+    const [row] = await run<RecordRow>(
+      req.em,
+      `select request_hash, status, response_body,
+              created_at < now() - make_interval(hours => ?) as expired,
+              created_at < now() - make_interval(secs => ?) as abandoned
+         from idempotency_record where scope = ? and key = ?`,
+      [idempotencyWindowHours, abandonedAfterSeconds, scope, key],
+    );
+    if (!row) continue;
+    if (row.expired || (row.status === null && row.abandoned)) {
+      await run(req.em, 'delete from idempotency_record where scope = ? and key = ? and request_hash = ? and (status is null or created_at < now() - make_interval(hours => ?))', [
+        scope,
+        key,
+        row.request_hash,
+        idempotencyWindowHours,
+      ]);
+      continue;
+    }
+    if (row.request_hash !== requestHash) {
+      throw problem('idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
+    }
+    if (row.status !== null) return replay(res, row.status, row.response_body);
+    if (Date.now() > deadline) {
+      throw problem('conflict', 'A request with this Idempotency-Key is still in progress; retry shortly');
+    }
+    await sleep(pollMs);
+  }
+}
+
+export const idempotency = (): RequestHandler => (req, res, next) => {
+  handle(req, res, next).catch(next);
+};

@@ -1,0 +1,54 @@
+import type { publicEventSchema } from '@gathercast/contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { z } from 'zod';
+import { phasesOf } from '../events/locks';
+import { iso, sql } from '../events/sql';
+import type { RequestAuth } from '../http/auth';
+import { notFound } from '../http/problem';
+import { findPublicEvent } from './access';
+
+export type PublicEvent = z.infer<typeof publicEventSchema>;
+
+/**
+ * The public event view: agenda (without configs), the on-stage cast (names of hosts and speakers,
+ * nothing else) and the active broadcast (none until broadcasts exist).
+ */
+export async function publicEventView(em: EntityManager, auth: RequestAuth, eventId: string): Promise<PublicEvent> {
+  const found = await findPublicEvent(em, auth, eventId);
+  if (!found) throw notFound('Event');
+  const { event } = found;
+  const [phases, cast] = await Promise.all([
+    phasesOf(em, eventId),
+    sql<{ name: string; role: 'host' | 'speaker' }>(
+      em,
+      `select u.name, m.role from event_membership m join app_user u on u.id = m.user_id
+        where m.event_id = ? and m.role in ('host', 'speaker') and u.name is not null
+        order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id`,
+      [eventId],
+    ),
+  ]);
+  const description = event.metadata?.description;
+  return {
+    id: event.id,
+    type: event.type,
+    title: event.title,
+    status: event.status,
+    visibility: event.visibility,
+    scheduledAt: iso(event.scheduled_at),
+    scheduledEndAt: iso(event.scheduled_end_at),
+    allowAnonymousVoting: event.allow_anonymous_voting,
+    allowAnonymousQuestions: event.allow_anonymous_questions,
+    description: typeof description === 'string' ? description : null,
+    phases: phases.map((p) => ({
+      id: p.id,
+      position: p.position,
+      modality: p.modality,
+      status: p.status,
+      featureSet: p.feature_set,
+      startedAt: iso(p.started_at),
+      endsAt: iso(p.ends_at),
+    })),
+    cast: cast.map((c) => ({ name: c.name, role: c.role })),
+    activeBroadcast: null,
+  };
+}

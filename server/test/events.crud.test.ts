@@ -1,6 +1,7 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
+import { rejection } from './support/events';
 import { startTestServer, type TestServer } from './support/server';
 
 let t: TestServer;
@@ -15,14 +16,6 @@ afterAll(() => t.close());
 
 const basic = { type: 'webinar', title: 'Launch' };
 
-async function rejection(p: Promise<unknown>) {
-  try {
-    await p;
-  } catch (err) {
-    return err as { status: number; code: string; detail: string; errors?: { path: string }[] };
-  }
-  throw new Error('expected the call to fail');
-}
 
 describe('create', () => {
   it('creates a draft and answers 201 with the bare event, without phases', async () => {

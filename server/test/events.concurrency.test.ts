@@ -1,0 +1,79 @@
+import type { GathercastClient } from '@gathercast/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { domainEventsOf, eventIn } from './support/events';
+import { createWorkspace } from './support/fixtures';
+import { startTestServer, type TestServer } from './support/server';
+
+/** Every race is run this many times against the real server and database. */
+const repetitions = 20;
+
+let t: TestServer;
+let gc: GathercastClient;
+beforeAll(async () => {
+  t = await startTestServer();
+  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+});
+afterAll(() => t.close());
+
+const agenda = [{ modality: 'broadcast' as const }, { modality: 'meeting' as const }, { modality: 'broadcast' as const }, { modality: 'meeting' as const }];
+
+describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, () => {
+  it('two simultaneous unguarded advances move the agenda exactly twice', async () => {
+    for (let i = 0; i < repetitions; i++) {
+      const event = await eventIn(gc, 'live', agenda);
+      await Promise.all([gc.events.advance({ params: { id: event.id } }), gc.events.advance({ params: { id: event.id } })]);
+      const read = await gc.events.get({ params: { id: event.id } });
+      expect(read.phases.map((p) => p.status)).toEqual(['ended', 'ended', 'active', 'pending']);
+      expect(read.activePhaseId).toBe(read.phases[2]!.id);
+    }
+  });
+
+  it('two simultaneous guarded advances with the same phaseId move it once', async () => {
+    for (let i = 0; i < repetitions; i++) {
+      const event = await eventIn(gc, 'live', agenda);
+      const first = (await gc.events.get({ params: { id: event.id } })).phases[0]!.id;
+      const answers = await Promise.all([
+        gc.events.advance({ params: { id: event.id }, body: { phaseId: first } }),
+        gc.events.advance({ params: { id: event.id }, body: { phaseId: first } }),
+      ]);
+      const read = await gc.events.get({ params: { id: event.id } });
+      expect(read.phases.map((p) => p.status)).toEqual(['ended', 'active', 'pending', 'pending']);
+      // Both callers see the same resulting state.
+      expect(answers.map((a) => a.activePhaseId)).toEqual([read.phases[1]!.id, read.phases[1]!.id]);
+    }
+  });
+
+  it('two simultaneous guarded advances on the last phase end the event once, with one event.ended', async () => {
+    for (let i = 0; i < repetitions; i++) {
+      const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
+      const only = (await gc.events.get({ params: { id: event.id } })).phases[0]!.id;
+      const answers = await Promise.all([
+        gc.events.advance({ params: { id: event.id }, body: { phaseId: only } }),
+        gc.events.advance({ params: { id: event.id }, body: { phaseId: only } }),
+      ]);
+      expect(answers.map((a) => a.status)).toEqual(['ended', 'ended']);
+      const types = (await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type);
+      expect(types.filter((x) => x === 'event.ended')).toHaveLength(1);
+    }
+  });
+
+  it('simultaneous start calls start the event once: one succeeds, the rest get invalid_state', async () => {
+    for (let i = 0; i < repetitions; i++) {
+      const event = await eventIn(gc, 'scheduled', agenda);
+      const results = await Promise.allSettled([0, 1, 2].map(() => gc.events.start({ params: { id: event.id } })));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 409, code: 'invalid_state' });
+      const types = (await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type);
+      expect(types.filter((x) => x === 'event.started')).toHaveLength(1);
+    }
+  });
+
+  it('simultaneous phase appends get distinct consecutive positions', async () => {
+    for (let i = 0; i < repetitions; i++) {
+      const event = await eventIn(gc, 'draft', []);
+      await Promise.all([0, 1, 2, 3].map(() => gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } })));
+      const read = await gc.events.get({ params: { id: event.id } });
+      expect(read.phases.map((p) => p.position)).toEqual([0, 1, 2, 3]);
+    }
+  });
+});

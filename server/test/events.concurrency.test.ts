@@ -21,7 +21,7 @@ describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, () => {
   it('two simultaneous unguarded advances move the agenda exactly twice', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'live', agenda);
-      await Promise.all([gc.events.advance({ params: { id: event.id } }), gc.events.advance({ params: { id: event.id } })]);
+      await Promise.all([gc.events.advance({ params: { id: event.id }, body: {} }), gc.events.advance({ params: { id: event.id }, body: {} })]);
       const read = await gc.events.get({ params: { id: event.id } });
       expect(read.phases.map((p) => p.status)).toEqual(['ended', 'ended', 'active', 'pending']);
       expect(read.activePhaseId).toBe(read.phases[2]!.id);

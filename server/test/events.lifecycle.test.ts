@@ -72,7 +72,7 @@ describe('state table', () => {
 
   it('advance from the last phase ends the event and fires event.ended', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
-    const after = await gc.events.advance({ params: { id: event.id } });
+    const after = await gc.events.advance({ params: { id: event.id }, body: {} });
     expect(after).toMatchObject({ status: 'ended', activePhaseId: null });
     expect(after.endedAt).not.toBeNull();
     expect(after.phases[0]).toMatchObject({ status: 'ended', endedAt: after.endedAt });
@@ -85,14 +85,14 @@ describe('state table', () => {
 
   it('advance of a live event without phases ends it', async () => {
     const event = await eventIn(gc, 'live', []);
-    const after = await gc.events.advance({ params: { id: event.id } });
+    const after = await gc.events.advance({ params: { id: event.id }, body: {} });
     expect(after.status).toBe('ended');
   });
 
   it('walks a three-phase agenda to the end, one advance per phase', async () => {
     const event = await eventIn(gc, 'live', threePhases);
     const statuses: string[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await gc.events.advance({ params: { id: event.id } })).status);
+    for (let i = 0; i < 3; i++) statuses.push((await gc.events.advance({ params: { id: event.id }, body: {} })).status);
     expect(statuses).toEqual(['live', 'live', 'ended']);
     const read = await gc.events.get({ params: { id: event.id } });
     expect(read.phases.map((p) => p.status)).toEqual(['ended', 'ended', 'ended']);
@@ -139,7 +139,7 @@ describe('wrong-state transitions answer 409 invalid_state and change nothing', 
     it(`${action} from ${from}`, async () => {
       const event = await eventIn(gc, from);
       const before = await gc.events.get({ params: { id: event.id } });
-      const err = await rejection(gc.events[action]({ params: { id: event.id } }));
+      const err = await rejection(gc.events[action]({ params: { id: event.id }, body: undefined } as never));
       expect(err).toMatchObject({ status: 409, code: 'invalid_state' });
       expect(await gc.events.get({ params: { id: event.id } })).toEqual(before);
     });
@@ -204,7 +204,7 @@ describe('access', () => {
     const other = await createWorkspace(t.databaseUrl);
     const theirs = await t.client({ apiKey: other.apiKey }).events.create({ body: { type: 'x', title: 'x' } });
     for (const action of ['publish', 'start', 'advance', 'end'] as const) {
-      expect(await rejection(gc.events[action]({ params: { id: theirs.id } }))).toMatchObject({ status: 404 });
+      expect(await rejection(gc.events[action]({ params: { id: theirs.id }, body: undefined } as never))).toMatchObject({ status: 404 });
     }
   });
 

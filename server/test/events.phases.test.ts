@@ -33,14 +33,14 @@ describe('append', () => {
     const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }]);
     const phase = await gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } });
     expect(phase.status).toBe('pending');
-    const after = await gc.events.advance({ params: { id: event.id } });
+    const after = await gc.events.advance({ params: { id: event.id }, body: {} });
     expect(after.activePhaseId).toBe(phase.id);
   });
 
   it('lets a live event started without phases advance into an appended one', async () => {
     const event = await eventIn(gc, 'live', []);
     const phase = await gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } });
-    expect((await gc.events.advance({ params: { id: event.id } })).activePhaseId).toBe(phase.id);
+    expect((await gc.events.advance({ params: { id: event.id }, body: {} })).activePhaseId).toBe(phase.id);
   });
 
   it('refuses to append to an ended event with 409 invalid_state', async () => {

@@ -1,11 +1,12 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import type { PhaseInput } from '@gathercast/contract';
+import type { phaseInputSchema } from '@gathercast/contract';
+import type { z } from 'zod';
 import { withDb } from './fixtures';
 
 export type Status = 'draft' | 'scheduled' | 'live' | 'ended';
 
 /** An event driven through the lifecycle to the given status. */
-export async function eventIn(gc: GathercastClient, status: Status, phases: PhaseInput[] = [{ modality: 'broadcast' }], extra = {}) {
+export async function eventIn(gc: GathercastClient, status: Status, phases: z.input<typeof phaseInputSchema>[] = [{ modality: 'broadcast' }], extra = {}) {
   const event = await gc.events.create({ body: { type: 'webinar', title: `In ${status}`, phases, ...extra } });
   if (status === 'draft') return event;
   await gc.events.publish({ params: { id: event.id } });

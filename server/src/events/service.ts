@@ -40,34 +40,42 @@ async function makeCreatorHost(tx: EntityManager, workspaceId: string, accountId
   ]);
 }
 
-/** Creates a draft event, with its phases when given; answers the bare event. */
+async function insertEvent(em: EntityManager, actor: Actor, input: CreateEventInput): Promise<EventRow> {
+  const rows = await sql<EventRow>(
+    em,
+    `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
+       allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${eventColumns}`,
+    [
+      randomUUID(),
+      actor.workspaceId,
+      input.type,
+      input.title,
+      input.scheduledAt ?? null,
+      input.scheduledEndAt ?? null,
+      input.visibility ?? 'unlisted',
+      input.allowAnonymousVoting ?? false,
+      input.allowAnonymousQuestions ?? false,
+      input.capacity ?? null,
+      JSON.stringify(input.metadata ?? {}),
+      actor.accountId ?? null,
+    ],
+  );
+  return rows[0]!;
+}
+
+/**
+ * Creates a draft event, with its phases when given; answers the bare event. A bare event from an
+ * API key is one statement (atomic on its own); phases and the creator's membership share a transaction.
+ */
 export async function createEvent(em: EntityManager, actor: Actor, input: CreateEventInput): Promise<Event> {
   checkSchedule(input.scheduledAt, input.scheduledEndAt);
+  if (!input.phases?.length && !actor.accountId) return toEvent(await insertEvent(em, actor, input));
   return em.transactional(async (tx) => {
-    const id = randomUUID();
-    const rows = await sql<EventRow>(
-      tx,
-      `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
-         allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
-       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${eventColumns}`,
-      [
-        id,
-        actor.workspaceId,
-        input.type,
-        input.title,
-        input.scheduledAt ?? null,
-        input.scheduledEndAt ?? null,
-        input.visibility ?? 'unlisted',
-        input.allowAnonymousVoting ?? false,
-        input.allowAnonymousQuestions ?? false,
-        input.capacity ?? null,
-        JSON.stringify(input.metadata ?? {}),
-        actor.accountId ?? null,
-      ],
-    );
-    for (const [position, phase] of (input.phases ?? []).entries()) await insertPhase(tx, id, position, phase);
-    if (actor.accountId) await makeCreatorHost(tx, actor.workspaceId, actor.accountId, id);
-    return toEvent(rows[0]!);
+    const event = await insertEvent(tx, actor, input);
+    for (const [position, phase] of (input.phases ?? []).entries()) await insertPhase(tx, event.id, position, phase);
+    if (actor.accountId) await makeCreatorHost(tx, actor.workspaceId, actor.accountId, event.id);
+    return toEvent(event);
   });
 }
 

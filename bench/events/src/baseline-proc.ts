@@ -1,0 +1,85 @@
+// The baseline: a bare Express handler issuing the same SQL as the server with pg directly.
+import { createHash, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import pg from 'pg';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const hash = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
+
+const columns = `id, workspace_id, type, title, status, scheduled_at, scheduled_end_at, visibility,
+  allow_anonymous_voting, allow_anonymous_questions, capacity, registered_count, metadata, active_phase_id,
+  created_at, updated_at, published_at, started_at, ended_at`;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+// biome-ignore lint/suspicious/noExplicitAny: a row from pg
+const toEvent = (r: any) => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  type: r.type,
+  title: r.title,
+  status: r.status,
+  scheduledAt: iso(r.scheduled_at),
+  scheduledEndAt: iso(r.scheduled_end_at),
+  visibility: r.visibility,
+  allowAnonymousVoting: r.allow_anonymous_voting,
+  allowAnonymousQuestions: r.allow_anonymous_questions,
+  capacity: r.capacity,
+  metadata: r.metadata,
+  activePhaseId: r.active_phase_id,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+  publishedAt: iso(r.published_at),
+  startedAt: iso(r.started_at),
+  endedAt: iso(r.ended_at),
+});
+
+async function workspaceOf(req: express.Request): Promise<string | null> {
+  const key = req.header('x-api-key');
+  if (!key) return null;
+  const { rows } = await pool.query('select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null', [
+    hash(key),
+  ]);
+  if (!rows[0]) return null;
+  if (!rows[0].last_used_at || Date.now() - rows[0].last_used_at.getTime() > 60_000) {
+    await pool.query('update api_key set last_used_at = now() where id = $1', [rows[0].id]);
+  }
+  return rows[0].workspace_id;
+}
+
+const app = express();
+app.use(express.json({ limit: '1mb' }));
+app.get('/v1/events', async (req, res, next) => {
+  try {
+    const ws = await workspaceOf(req);
+    if (!ws) return void res.status(401).json({ code: 'unauthorized' });
+    const { rows } = await pool.query(
+      `select ${columns} from event where workspace_id = $1 order by created_at desc, id desc limit 101`,
+      [ws],
+    );
+    res.json({ events: rows.slice(0, 100).map(toEvent), nextCursor: rows.length > 100 ? 'x' : null });
+  } catch (err) {
+    next(err);
+  }
+});
+app.post('/v1/events', async (req, res, next) => {
+  try {
+    const ws = await workspaceOf(req);
+    if (!ws) return void res.status(401).json({ code: 'unauthorized' });
+    // The same single statement the server issues for a bare event from an API key.
+    const { rows } = await pool.query(
+      `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
+         allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
+       values ($1, $2, $3, $4, null, null, 'unlisted', false, false, null, '{}', null) returning ${columns}`,
+      [randomUUID(), ws, req.body.type, req.body.title],
+    );
+    res.status(201).json(toEvent(rows[0]));
+  } catch (err) {
+    next(err);
+  }
+});
+
+const server = app.listen(0, '127.0.0.1', () => {
+  process.send?.({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+});
+process.on('SIGTERM', () => process.exit(0));

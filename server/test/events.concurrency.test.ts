@@ -15,13 +15,21 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const agenda = [{ modality: 'broadcast' as const }, { modality: 'meeting' as const }, { modality: 'broadcast' as const }, { modality: 'meeting' as const }];
+const agenda = [
+  { modality: 'broadcast' as const },
+  { modality: 'meeting' as const },
+  { modality: 'broadcast' as const },
+  { modality: 'meeting' as const },
+];
 
 describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, () => {
   it('two simultaneous unguarded advances move the agenda exactly twice', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'live', agenda);
-      await Promise.all([gc.events.advance({ params: { id: event.id }, body: {} }), gc.events.advance({ params: { id: event.id }, body: {} })]);
+      await Promise.all([
+        gc.events.advance({ params: { id: event.id }, body: {} }),
+        gc.events.advance({ params: { id: event.id }, body: {} }),
+      ]);
       const read = await gc.events.get({ params: { id: event.id } });
       expect(read.phases.map((p) => p.status)).toEqual(['ended', 'ended', 'active', 'pending']);
       expect(read.activePhaseId).toBe(read.phases[2]!.id);
@@ -60,9 +68,12 @@ describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, () => {
   it('simultaneous start calls start the event once: one succeeds, the rest get invalid_state', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'scheduled', agenda);
-      const results = await Promise.allSettled([0, 1, 2].map(() => gc.events.start({ params: { id: event.id } })));
+      const results = await Promise.allSettled(
+        [0, 1, 2].map(() => gc.events.start({ params: { id: event.id } })),
+      );
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      for (const r of results) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 409, code: 'invalid_state' });
+      for (const r of results)
+        if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 409, code: 'invalid_state' });
       const types = (await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type);
       expect(types.filter((x) => x === 'event.started')).toHaveLength(1);
     }
@@ -71,7 +82,9 @@ describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, () => {
   it('simultaneous phase appends get distinct consecutive positions', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'draft', []);
-      await Promise.all([0, 1, 2, 3].map(() => gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } })));
+      await Promise.all(
+        [0, 1, 2, 3].map(() => gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } })),
+      );
       const read = await gc.events.get({ params: { id: event.id } });
       expect(read.phases.map((p) => p.position)).toEqual([0, 1, 2, 3]);
     }

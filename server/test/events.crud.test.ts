@@ -1,7 +1,7 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
 import { rejection } from './support/events';
+import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
 
 let t: TestServer;
@@ -16,13 +16,17 @@ afterAll(() => t.close());
 
 const basic = { type: 'webinar', title: 'Launch' };
 
-
 describe('create', () => {
   it('creates a draft and answers 201 with the bare event, without phases', async () => {
     const res = await gc.raw.events.create({ body: { ...basic, phases: [{ modality: 'broadcast' }] } });
     expect(res.status).toBe(201);
     const event = res.body as Record<string, unknown>;
-    expect(event).toMatchObject({ type: 'webinar', title: 'Launch', status: 'draft', workspaceId: ws.workspaceId });
+    expect(event).toMatchObject({
+      type: 'webinar',
+      title: 'Launch',
+      status: 'draft',
+      workspaceId: ws.workspaceId,
+    });
     expect(event).not.toHaveProperty('phases');
   });
 
@@ -72,14 +76,18 @@ describe('create', () => {
 
   it('refuses an unknown phase config key with 400 bad_request naming the field', async () => {
     const err = await rejection(
-      gc.events.create({ body: { ...basic, phases: [{ modality: 'meeting', config: { roomSize: 3 } as never }] } }),
+      gc.events.create({
+        body: { ...basic, phases: [{ modality: 'meeting', config: { roomSize: 3 } as never }] },
+      }),
     );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
     expect(err.errors?.map((e) => e.path)).toEqual(['body.phases.0.config']);
   });
 
   it('refuses a rotation without its config', async () => {
-    const err = await rejection(gc.events.create({ body: { ...basic, phases: [{ modality: 'rotation' } as never] } }));
+    const err = await rejection(
+      gc.events.create({ body: { ...basic, phases: [{ modality: 'rotation' } as never] } }),
+    );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
@@ -106,7 +114,11 @@ describe('create', () => {
     expect(memberships[0]!.role).toBe('host');
     const { users } = await gc.users.list();
     const creator = users.find((u) => u.id === memberships[0]!.userId)!;
-    expect(creator).toMatchObject({ externalSub: `account:${ws.accountId}`, name: ws.accountName, email: ws.email });
+    expect(creator).toMatchObject({
+      externalSub: `account:${ws.accountId}`,
+      name: ws.accountName,
+      email: ws.email,
+    });
   });
 
   it('gives no membership when created with an API key', async () => {
@@ -119,13 +131,19 @@ describe('read', () => {
   it('reads an event with its phases', async () => {
     const event = await gc.events.create({ body: { ...basic, phases: [{ modality: 'meeting' }] } });
     const read = await gc.events.get({ params: { id: event.id } });
-    expect(read).toMatchObject({ ...event, phases: [{ modality: 'meeting', eventId: event.id, status: 'pending' }] });
+    expect(read).toMatchObject({
+      ...event,
+      phases: [{ modality: 'meeting', eventId: event.id, status: 'pending' }],
+    });
   });
 
   it('answers 404 for another workspace’s event', async () => {
     const other = await createWorkspace(t.databaseUrl);
     const theirs = await t.client({ apiKey: other.apiKey }).events.create({ body: basic });
-    expect(await rejection(gc.events.get({ params: { id: theirs.id } }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await rejection(gc.events.get({ params: { id: theirs.id } }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
   });
 
   it('answers 404 for a malformed id', async () => {
@@ -203,15 +221,20 @@ describe('delete', () => {
   });
 
   it('removes phases, memberships, registrations, entry tokens, questions and votes with it', async () => {
-    const event = await gc.events.create({ body: { ...basic, visibility: 'public', phases: [{ modality: 'meeting' }] } });
+    const event = await gc.events.create({
+      body: { ...basic, visibility: 'public', phases: [{ modality: 'meeting' }] },
+    });
     await gc.events.publish({ params: { id: event.id } });
     const user = await gc.users.upsert({ body: { externalSub: 'del-1', name: 'Del' } });
     await gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'participant' } });
-    await t.client().public.register({ params: { id: event.id }, body: { name: 'R', email: 'r@example.test' } });
+    await t
+      .client()
+      .public.register({ params: { id: event.id }, body: { name: 'R', email: 'r@example.test' } });
     await withDb(t.databaseUrl, async (db) => {
-      const q = await db.query(`insert into question (id, event_id, text) values (gen_random_uuid(), $1, 'Q?') returning id`, [
-        event.id,
-      ]);
+      const q = await db.query(
+        `insert into question (id, event_id, text) values (gen_random_uuid(), $1, 'Q?') returning id`,
+        [event.id],
+      );
       await db.query(`insert into question_vote (question_id, voter_key) values ($1, 'v1')`, [q.rows[0].id]);
     });
     await gc.events.delete({ params: { id: event.id } });
@@ -223,8 +246,14 @@ describe('delete', () => {
         membership: await one('event_membership', 'event_id = $1'),
         registration: await one('registration', 'event_id = $1'),
         question: await one('question', 'event_id = $1'),
-        votes: await one('question_vote v', 'not exists (select 1 from question q where q.id = v.question_id) and $1::uuid is not null'),
-        tokens: await one('registration_entry_token t', 'not exists (select 1 from registration r where r.id = t.registration_id) and $1::uuid is not null'),
+        votes: await one(
+          'question_vote v',
+          'not exists (select 1 from question q where q.id = v.question_id) and $1::uuid is not null',
+        ),
+        tokens: await one(
+          'registration_entry_token t',
+          'not exists (select 1 from registration r where r.id = t.registration_id) and $1::uuid is not null',
+        ),
       };
     });
     expect(counts).toEqual({ phase: 0, membership: 0, registration: 0, question: 0, votes: 0, tokens: 0 });

@@ -15,18 +15,26 @@ let n = 0;
 const newKey = () => `key-${Date.now()}-${++n}`;
 
 /** The SDK's raw client with extra headers, answering {status, body, headers}. */
-const raw = (headers: Record<string, string>, auth: { apiKey?: string; sessionToken?: string } = { apiKey: ws.apiKey }) =>
-  t.client({ ...auth, headers }).raw;
+const raw = (
+  headers: Record<string, string>,
+  auth: { apiKey?: string; sessionToken?: string } = { apiKey: ws.apiKey },
+) => t.client({ ...auth, headers }).raw;
 
 const eventCount = () =>
-  withDb(t.databaseUrl, async (db) => Number((await db.query('select count(*) from event where workspace_id = $1', [ws.workspaceId])).rows[0].count));
+  withDb(t.databaseUrl, async (db) =>
+    Number(
+      (await db.query('select count(*) from event where workspace_id = $1', [ws.workspaceId])).rows[0].count,
+    ),
+  );
 
 describe('Idempotency-Key', () => {
   it('replays the first answer for the same key and body, with idempotent-replayed: true', async () => {
     const key = newKey();
     const before = await eventCount();
     const first = await raw({ 'idempotency-key': key }).events.create({ body: { type: 't', title: 'Once' } });
-    const second = await raw({ 'idempotency-key': key }).events.create({ body: { title: 'Once', type: 't' } });
+    const second = await raw({ 'idempotency-key': key }).events.create({
+      body: { title: 'Once', type: 't' },
+    });
     expect(first.status).toBe(201);
     expect(second.status).toBe(201);
     expect(second.body).toEqual(first.body);
@@ -54,7 +62,9 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     const other = await createWorkspace(t.databaseUrl);
     const a = await raw({ 'idempotency-key': key }).events.create({ body: { type: 't', title: 'S' } });
-    const b = await raw({ 'idempotency-key': key }, { apiKey: other.apiKey }).events.create({ body: { type: 't', title: 'S' } });
+    const b = await raw({ 'idempotency-key': key }, { apiKey: other.apiKey }).events.create({
+      body: { type: 't', title: 'S' },
+    });
     expect(b.status).toBe(201);
     expect((b.body as { id: string }).id).not.toBe((a.body as { id: string }).id);
   });
@@ -83,7 +93,11 @@ describe('Idempotency-Key', () => {
 
   it('makes a non-idempotent advance safe to retry', async () => {
     const gc = t.client({ apiKey: ws.apiKey });
-    const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }, { modality: 'meeting' }, { modality: 'broadcast' }]);
+    const event = await eventIn(gc, 'live', [
+      { modality: 'broadcast' },
+      { modality: 'meeting' },
+      { modality: 'broadcast' },
+    ]);
     const key = newKey();
     await raw({ 'idempotency-key': key }).events.advance({ params: { id: event.id }, body: {} });
     await raw({ 'idempotency-key': key }).events.advance({ params: { id: event.id }, body: {} });
@@ -92,20 +106,29 @@ describe('Idempotency-Key', () => {
   });
 
   it('works on public routes, scoped by client address', async () => {
-    const event = await eventIn(t.client({ apiKey: ws.apiKey }), 'scheduled', [{ modality: 'broadcast' }], { visibility: 'public' });
+    const event = await eventIn(t.client({ apiKey: ws.apiKey }), 'scheduled', [{ modality: 'broadcast' }], {
+      visibility: 'public',
+    });
     const key = newKey();
     const body = { name: 'Idem', email: 'idem@example.test' };
     await raw({ 'idempotency-key': key }, {}).public.register({ params: { id: event.id }, body });
-    const again = await raw({ 'idempotency-key': key }, {}).public.register({ params: { id: event.id }, body });
+    const again = await raw({ 'idempotency-key': key }, {}).public.register({
+      params: { id: event.id },
+      body,
+    });
     expect(again.body).toEqual({ registered: true, alreadyRegistered: false });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
   it('refuses a key longer than 255 characters with 400 bad_request', async () => {
-    const res = await raw({ 'idempotency-key': 'k'.repeat(256) }).events.create({ body: { type: 't', title: 'Long' } });
+    const res = await raw({ 'idempotency-key': 'k'.repeat(256) }).events.create({
+      body: { type: 't', title: 'Long' },
+    });
     expect(res.status).toBe(400);
     expect(res.body).toMatchObject({ code: 'bad_request', errors: [{ path: 'headers.idempotency-key' }] });
-    const ok = await raw({ 'idempotency-key': 'k'.repeat(255) }).events.create({ body: { type: 't', title: 'Long' } });
+    const ok = await raw({ 'idempotency-key': 'k'.repeat(255) }).events.create({
+      body: { type: 't', title: 'Long' },
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -114,7 +137,9 @@ describe('Idempotency-Key', () => {
       const key = newKey();
       const before = await eventCount();
       const answers = await Promise.all(
-        [0, 1, 2, 3].map(() => raw({ 'idempotency-key': key }).events.create({ body: { type: 't', title: 'Race' } })),
+        [0, 1, 2, 3].map(() =>
+          raw({ 'idempotency-key': key }).events.create({ body: { type: 't', title: 'Race' } }),
+        ),
       );
       expect(await eventCount()).toBe(before + 1);
       const ids = new Set(answers.filter((a) => a.status === 201).map((a) => (a.body as { id: string }).id));
@@ -124,7 +149,9 @@ describe('Idempotency-Key', () => {
   });
 
   it('does not store a 5xx answer: the key is released and a retry executes', async () => {
-    const event = await eventIn(t.client({ apiKey: ws.apiKey }), 'scheduled', [{ modality: 'broadcast' }], { visibility: 'public' });
+    const event = await eventIn(t.client({ apiKey: ws.apiKey }), 'scheduled', [{ modality: 'broadcast' }], {
+      visibility: 'public',
+    });
     const key = newKey();
     const body = { name: 'Five', email: 'five@example.test' };
     // Break the registration table for one request to force a 500.
@@ -136,9 +163,15 @@ describe('Idempotency-Key', () => {
       await withDb(t.databaseUrl, (db) => db.query('alter table registration_broken rename to registration'));
     }
     expect(failed.status).toBe(500);
-    const stored = await withDb(t.databaseUrl, async (db) => (await db.query('select 1 from idempotency_record where key = $1', [key])).rowCount);
+    const stored = await withDb(
+      t.databaseUrl,
+      async (db) => (await db.query('select 1 from idempotency_record where key = $1', [key])).rowCount,
+    );
     expect(stored).toBe(0);
-    const retry = await raw({ 'idempotency-key': key }, {}).public.register({ params: { id: event.id }, body });
+    const retry = await raw({ 'idempotency-key': key }, {}).public.register({
+      params: { id: event.id },
+      body,
+    });
     expect(retry.status).toBe(200);
     expect(retry.headers.get('idempotent-replayed')).toBeNull();
   });
@@ -147,9 +180,14 @@ describe('Idempotency-Key', () => {
     const key = newKey();
     const scope = `key:${ws.apiKeyId} POST /v1/events`;
     await withDb(t.databaseUrl, (db) =>
-      db.query(`insert into idempotency_record (scope, key, request_hash, created_at) values ($1, $2, 'x', now() - interval '2 minutes')`, [scope, key]),
+      db.query(
+        `insert into idempotency_record (scope, key, request_hash, created_at) values ($1, $2, 'x', now() - interval '2 minutes')`,
+        [scope, key],
+      ),
     );
-    const res = await raw({ 'idempotency-key': key }).events.create({ body: { type: 't', title: 'Taken over' } });
+    const res = await raw({ 'idempotency-key': key }).events.create({
+      body: { type: 't', title: 'Taken over' },
+    });
     expect(res.status).toBe(201);
   });
 
@@ -159,12 +197,22 @@ describe('Idempotency-Key', () => {
     const body = { type: 't', title: 'Waiter' };
     const first = await raw({ 'idempotency-key': key }).events.create({ body });
     // Simulate the first request still running: clear its answer, then fill it in shortly.
-    const answer = await withDb(t.databaseUrl, async (db) =>
-      (await db.query('update idempotency_record r set status = null, response_body = null from idempotency_record o where o.scope = r.scope and o.key = r.key and r.scope = $1 and r.key = $2 returning o.status, o.response_body', [scope, key])).rows[0],
+    const answer = await withDb(
+      t.databaseUrl,
+      async (db) =>
+        (
+          await db.query(
+            'update idempotency_record r set status = null, response_body = null from idempotency_record o where o.scope = r.scope and o.key = r.key and r.scope = $1 and r.key = $2 returning o.status, o.response_body',
+            [scope, key],
+          )
+        ).rows[0],
     );
     setTimeout(() => {
       void withDb(t.databaseUrl, (db) =>
-        db.query('update idempotency_record set status = $3, response_body = $4 where scope = $1 and key = $2', [scope, key, answer.status, answer.response_body]),
+        db.query(
+          'update idempotency_record set status = $3, response_body = $4 where scope = $1 and key = $2',
+          [scope, key, answer.status, answer.response_body],
+        ),
       );
     }, 300);
     const waited = await raw({ 'idempotency-key': key }).events.create({ body });
@@ -176,7 +224,11 @@ describe('Idempotency-Key', () => {
   it('forgets answers older than 24 hours', async () => {
     const key = newKey();
     const first = await raw({ 'idempotency-key': key }).events.create({ body: { type: 't', title: 'Old' } });
-    await withDb(t.databaseUrl, (db) => db.query(`update idempotency_record set created_at = now() - interval '25 hours' where key = $1`, [key]));
+    await withDb(t.databaseUrl, (db) =>
+      db.query(`update idempotency_record set created_at = now() - interval '25 hours' where key = $1`, [
+        key,
+      ]),
+    );
     const second = await raw({ 'idempotency-key': key }).events.create({ body: { type: 't', title: 'Old' } });
     expect(second.status).toBe(201);
     expect((second.body as { id: string }).id).not.toBe((first.body as { id: string }).id);
@@ -187,7 +239,10 @@ describe('Idempotency-Key', () => {
     const event = await eventIn(gc, 'draft');
     const key = newKey();
     await raw({ 'idempotency-key': key }).events.update({ params: { id: event.id }, body: { title: 'P1' } });
-    const res = await raw({ 'idempotency-key': key }).events.update({ params: { id: event.id }, body: { title: 'P2' } });
+    const res = await raw({ 'idempotency-key': key }).events.update({
+      params: { id: event.id },
+      body: { title: 'P2' },
+    });
     expect((res.body as { title: string }).title).toBe('P2');
   });
 });

@@ -37,7 +37,10 @@ describe('state table', () => {
     expect(after.activePhaseId).toBe(after.phases[0]!.id);
     expect(after.phases.map((p) => p.status)).toEqual(['active', 'pending', 'pending']);
     expect(after.phases[0]!.startedAt).toBe(after.startedAt);
-    expect((await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type)).toEqual(['event.published', 'event.started']);
+    expect((await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type)).toEqual([
+      'event.published',
+      'event.started',
+    ]);
   });
 
   it('start of an event without phases goes live with no active phase', async () => {
@@ -64,7 +67,9 @@ describe('state table', () => {
   });
 
   it('a rotation’s timer is rounds × roundSeconds', async () => {
-    const event = await eventIn(gc, 'live', [{ modality: 'rotation', config: { rounds: 3, roundSeconds: 120 } }]);
+    const event = await eventIn(gc, 'live', [
+      { modality: 'rotation', config: { rounds: 3, roundSeconds: 120 } },
+    ]);
     const read = await gc.events.get({ params: { id: event.id } });
     const p = read.phases[0]!;
     expect(new Date(p.endsAt!).getTime() - new Date(p.startedAt!).getTime()).toBe(360_000);
@@ -92,7 +97,8 @@ describe('state table', () => {
   it('walks a three-phase agenda to the end, one advance per phase', async () => {
     const event = await eventIn(gc, 'live', threePhases);
     const statuses: string[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await gc.events.advance({ params: { id: event.id }, body: {} })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push((await gc.events.advance({ params: { id: event.id }, body: {} })).status);
     expect(statuses).toEqual(['live', 'live', 'ended']);
     const read = await gc.events.get({ params: { id: event.id } });
     expect(read.phases.map((p) => p.status)).toEqual(['ended', 'ended', 'ended']);
@@ -111,7 +117,10 @@ describe('state table', () => {
     const after = await gc.events.end({ params: { id: event.id } });
     expect(after.status).toBe('ended');
     expect(after.startedAt).toBeNull();
-    expect((await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type)).toEqual(['event.published', 'event.ended']);
+    expect((await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type)).toEqual([
+      'event.published',
+      'event.ended',
+    ]);
   });
 
   it('records the domain events with the event’s workspace', async () => {
@@ -148,7 +157,9 @@ describe('wrong-state transitions answer 409 invalid_state and change nothing', 
   it('a guarded advance of a draft is still invalid_state', async () => {
     const event = await eventIn(gc, 'draft');
     const read = await gc.events.get({ params: { id: event.id } });
-    const err = await rejection(gc.events.advance({ params: { id: event.id }, body: { phaseId: read.phases[0]!.id } }));
+    const err = await rejection(
+      gc.events.advance({ params: { id: event.id }, body: { phaseId: read.phases[0]!.id } }),
+    );
     expect(err).toMatchObject({ status: 409, code: 'invalid_state' });
   });
 
@@ -163,7 +174,10 @@ describe('guarded advance', () => {
   it('advances while the named phase is active', async () => {
     const event = await eventIn(gc, 'live', threePhases);
     const live = await gc.events.get({ params: { id: event.id } });
-    const after = await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[0]!.id } });
+    const after = await gc.events.advance({
+      params: { id: event.id },
+      body: { phaseId: live.phases[0]!.id },
+    });
     expect(after.activePhaseId).toBe(live.phases[1]!.id);
   });
 
@@ -171,7 +185,10 @@ describe('guarded advance', () => {
     const event = await eventIn(gc, 'live', threePhases);
     const live = await gc.events.get({ params: { id: event.id } });
     await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[0]!.id } });
-    const stale = await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[0]!.id } });
+    const stale = await gc.events.advance({
+      params: { id: event.id },
+      body: { phaseId: live.phases[0]!.id },
+    });
     expect(stale.activePhaseId).toBe(live.phases[1]!.id);
     expect(stale.phases.map((p) => p.status)).toEqual(['ended', 'active', 'pending']);
   });
@@ -179,7 +196,10 @@ describe('guarded advance', () => {
   it('never skips a pending phase named by the guard', async () => {
     const event = await eventIn(gc, 'live', threePhases);
     const live = await gc.events.get({ params: { id: event.id } });
-    const after = await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[2]!.id } });
+    const after = await gc.events.advance({
+      params: { id: event.id },
+      body: { phaseId: live.phases[2]!.id },
+    });
     expect(after.activePhaseId).toBe(live.phases[0]!.id);
   });
 
@@ -187,14 +207,19 @@ describe('guarded advance', () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
     const live = await gc.events.get({ params: { id: event.id } });
     await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[0]!.id } });
-    const again = await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[0]!.id } });
+    const again = await gc.events.advance({
+      params: { id: event.id },
+      body: { phaseId: live.phases[0]!.id },
+    });
     expect(again.status).toBe('ended');
   });
 
   it('refuses a phaseId of another event with 400 bad_request', async () => {
     const event = await eventIn(gc, 'live');
     const other = await gc.events.get({ params: { id: (await eventIn(gc, 'draft')).id } });
-    const err = await rejection(gc.events.advance({ params: { id: event.id }, body: { phaseId: other.phases[0]!.id } }));
+    const err = await rejection(
+      gc.events.advance({ params: { id: event.id }, body: { phaseId: other.phases[0]!.id } }),
+    );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
   });
 });
@@ -202,9 +227,13 @@ describe('guarded advance', () => {
 describe('access', () => {
   it('answers 404 for another workspace’s event on every transition', async () => {
     const other = await createWorkspace(t.databaseUrl);
-    const theirs = await t.client({ apiKey: other.apiKey }).events.create({ body: { type: 'x', title: 'x' } });
+    const theirs = await t
+      .client({ apiKey: other.apiKey })
+      .events.create({ body: { type: 'x', title: 'x' } });
     for (const action of ['publish', 'start', 'advance', 'end'] as const) {
-      expect(await rejection(gc.events[action]({ params: { id: theirs.id }, body: undefined } as never))).toMatchObject({ status: 404 });
+      expect(
+        await rejection(gc.events[action]({ params: { id: theirs.id }, body: undefined } as never)),
+      ).toMatchObject({ status: 404 });
     }
   });
 

@@ -18,14 +18,26 @@ const newUser = (name = 'Ada') => gc.users.upsert({ body: { externalSub: `sub-${
 describe('users', () => {
   it('creates a user by externalSub with 201', async () => {
     const res = await gc.raw.users.upsert({
-      body: { externalSub: 'ext-1', email: 'Ada@Example.test', name: 'Ada', picture: 'https://example.test/a.png' },
+      body: {
+        externalSub: 'ext-1',
+        email: 'Ada@Example.test',
+        name: 'Ada',
+        picture: 'https://example.test/a.png',
+      },
     });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ externalSub: 'ext-1', email: 'ada@example.test', name: 'Ada', picture: 'https://example.test/a.png' });
+    expect(res.body).toMatchObject({
+      externalSub: 'ext-1',
+      email: 'ada@example.test',
+      name: 'Ada',
+      picture: 'https://example.test/a.png',
+    });
   });
 
   it('updates the same externalSub with 200, keeping the id and the fields not sent', async () => {
-    const first = await gc.users.upsert({ body: { externalSub: 'ext-2', email: 'b@example.test', name: 'B' } });
+    const first = await gc.users.upsert({
+      body: { externalSub: 'ext-2', email: 'b@example.test', name: 'B' },
+    });
     const res = await gc.raw.users.upsert({ body: { externalSub: 'ext-2', name: 'Bee' } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: first.id, name: 'Bee', email: 'b@example.test' });
@@ -45,7 +57,10 @@ describe('users', () => {
   });
 
   it('refuses an empty externalSub with 400', async () => {
-    expect(await rejection(gc.users.upsert({ body: { externalSub: '' } }))).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(await rejection(gc.users.upsert({ body: { externalSub: '' } }))).toMatchObject({
+      status: 400,
+      code: 'bad_request',
+    });
   });
 });
 
@@ -53,7 +68,10 @@ describe('memberships', () => {
   it('gives a user a role the event accepts, with 201', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const user = await newUser();
-    const res = await gc.raw.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'speaker' } });
+    const res = await gc.raw.memberships.create({
+      params: { id: event.id },
+      body: { userId: user.id, role: 'speaker' },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ eventId: event.id, userId: user.id, role: 'speaker' });
   });
@@ -61,7 +79,9 @@ describe('memberships', () => {
   it('refuses a role the event has no place for with 400 role_not_on_event listing the accepted roles', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'meeting' }]);
     const user = await newUser();
-    const err = await rejection(gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'speaker' } }));
+    const err = await rejection(
+      gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'speaker' } }),
+    );
     expect(err).toMatchObject({ status: 400, code: 'role_not_on_event' });
     expect(err.detail).toContain('host, participant, workspace_admin');
     expect(err.body.acceptedRoles).toEqual(['host', 'participant', 'workspace_admin']);
@@ -79,14 +99,23 @@ describe('memberships', () => {
   it('accepts workspace_admin on an event without phases', async () => {
     const event = await eventIn(gc, 'draft', []);
     const user = await newUser();
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'workspace_admin' } });
+    await gc.memberships.create({
+      params: { id: event.id },
+      body: { userId: user.id, role: 'workspace_admin' },
+    });
   });
 
   it('replaces the role when the user already has one on the event', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const user = await newUser();
-    const first = await gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'viewer' } });
-    const second = await gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'speaker' } });
+    const first = await gc.memberships.create({
+      params: { id: event.id },
+      body: { userId: user.id, role: 'viewer' },
+    });
+    const second = await gc.memberships.create({
+      params: { id: event.id },
+      body: { userId: user.id, role: 'speaker' },
+    });
     expect(second).toMatchObject({ id: first.id, role: 'speaker' });
     expect((await gc.memberships.list({ params: { id: event.id } })).memberships).toHaveLength(1);
   });
@@ -95,7 +124,9 @@ describe('memberships', () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const other = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
     const theirs = await other.users.upsert({ body: { externalSub: 'x' } });
-    const err = await rejection(gc.memberships.create({ params: { id: event.id }, body: { userId: theirs.id, role: 'host' } }));
+    const err = await rejection(
+      gc.memberships.create({ params: { id: event.id }, body: { userId: theirs.id, role: 'host' } }),
+    );
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
   });
 
@@ -103,38 +134,60 @@ describe('memberships', () => {
     const other = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
     const theirs = await eventIn(other, 'draft');
     const user = await newUser();
-    const err = await rejection(gc.memberships.create({ params: { id: theirs.id }, body: { userId: user.id, role: 'host' } }));
+    const err = await rejection(
+      gc.memberships.create({ params: { id: theirs.id }, body: { userId: user.id, role: 'host' } }),
+    );
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
-    expect(await rejection(gc.memberships.list({ params: { id: theirs.id } }))).toMatchObject({ status: 404 });
+    expect(await rejection(gc.memberships.list({ params: { id: theirs.id } }))).toMatchObject({
+      status: 404,
+    });
   });
 
   it('reads one membership and deletes it with 204', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const user = await newUser();
-    const m = await gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'host' } });
+    const m = await gc.memberships.create({
+      params: { id: event.id },
+      body: { userId: user.id, role: 'host' },
+    });
     expect(await gc.memberships.get({ params: { id: event.id, membershipId: m.id } })).toEqual(m);
     const res = await gc.raw.memberships.delete({ params: { id: event.id, membershipId: m.id } });
     expect(res.status).toBe(204);
-    expect(await rejection(gc.memberships.get({ params: { id: event.id, membershipId: m.id } }))).toMatchObject({ status: 404 });
-    expect(await rejection(gc.memberships.delete({ params: { id: event.id, membershipId: m.id } }))).toMatchObject({ status: 404 });
+    expect(
+      await rejection(gc.memberships.get({ params: { id: event.id, membershipId: m.id } })),
+    ).toMatchObject({ status: 404 });
+    expect(
+      await rejection(gc.memberships.delete({ params: { id: event.id, membershipId: m.id } })),
+    ).toMatchObject({ status: 404 });
   });
 
   it('answers 404 for a membership read through another event', async () => {
     const a = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const b = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
-    const m = await gc.memberships.create({ params: { id: a.id }, body: { userId: (await newUser()).id, role: 'host' } });
-    expect(await rejection(gc.memberships.get({ params: { id: b.id, membershipId: m.id } }))).toMatchObject({ status: 404 });
+    const m = await gc.memberships.create({
+      params: { id: a.id },
+      body: { userId: (await newUser()).id, role: 'host' },
+    });
+    expect(await rejection(gc.memberships.get({ params: { id: b.id, membershipId: m.id } }))).toMatchObject({
+      status: 404,
+    });
   });
 
   it('keeps the stored role on read (narrowing happens on the live plane)', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }, { modality: 'meeting' }]);
-    const m = await gc.memberships.create({ params: { id: event.id }, body: { userId: (await newUser()).id, role: 'speaker' } });
+    const m = await gc.memberships.create({
+      params: { id: event.id },
+      body: { userId: (await newUser()).id, role: 'speaker' },
+    });
     expect((await gc.memberships.get({ params: { id: event.id, membershipId: m.id } })).role).toBe('speaker');
   });
 });
 
 describe('questions', () => {
-  async function seed(eventId: string, rows: { text: string; votes: number; ageSeconds: number; anonymous?: boolean }[]) {
+  async function seed(
+    eventId: string,
+    rows: { text: string; votes: number; ageSeconds: number; anonymous?: boolean }[],
+  ) {
     await withDb(t.databaseUrl, async (db) => {
       for (const r of rows) {
         const q = await db.query(
@@ -143,7 +196,10 @@ describe('questions', () => {
           [eventId, r.text, r.anonymous ?? false, r.ageSeconds],
         );
         for (let v = 0; v < r.votes; v++) {
-          await db.query('insert into question_vote (question_id, voter_key) values ($1, $2)', [q.rows[0].id, `voter-${v}`]);
+          await db.query('insert into question_vote (question_id, voter_key) values ($1, $2)', [
+            q.rows[0].id,
+            `voter-${v}`,
+          ]);
         }
       }
     });
@@ -179,7 +235,10 @@ describe('questions', () => {
   });
 
   it('answers 404 for another workspace’s event', async () => {
-    const theirs = await eventIn(t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey }), 'draft');
+    const theirs = await eventIn(
+      t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey }),
+      'draft',
+    );
     expect(await rejection(gc.questions.list({ params: { id: theirs.id } }))).toMatchObject({ status: 404 });
   });
 });

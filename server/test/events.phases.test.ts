@@ -18,14 +18,26 @@ const firstPhase = async (eventId: string) => (await gc.events.get({ params: { i
 describe('append', () => {
   it('appends at the end of the agenda with 201 and the phase', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
-    const res = await gc.raw.phases.append({ params: { id: event.id }, body: { modality: 'meeting', featureSet: ['chat'] } });
+    const res = await gc.raw.phases.append({
+      params: { id: event.id },
+      body: { modality: 'meeting', featureSet: ['chat'] },
+    });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ eventId: event.id, position: 1, modality: 'meeting', status: 'pending', featureSet: ['chat'] });
+    expect(res.body).toMatchObject({
+      eventId: event.id,
+      position: 1,
+      modality: 'meeting',
+      status: 'pending',
+      featureSet: ['chat'],
+    });
   });
 
   it('drops duplicate features', async () => {
     const event = await eventIn(gc, 'draft', []);
-    const phase = await gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting', featureSet: ['qa', 'qa', 'chat'] } });
+    const phase = await gc.phases.append({
+      params: { id: event.id },
+      body: { modality: 'meeting', featureSet: ['qa', 'qa', 'chat'] },
+    });
     expect(phase.featureSet).toEqual(['qa', 'chat']);
   });
 
@@ -45,22 +57,32 @@ describe('append', () => {
 
   it('refuses to append to an ended event with 409 invalid_state', async () => {
     const event = await eventIn(gc, 'ended');
-    const err = await rejection(gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } }));
+    const err = await rejection(
+      gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } }),
+    );
     expect(err).toMatchObject({ status: 409, code: 'invalid_state' });
   });
 
   it('refuses an out-of-range rotation config with 400 naming the fields', async () => {
     const event = await eventIn(gc, 'draft', []);
     const err = await rejection(
-      gc.phases.append({ params: { id: event.id }, body: { modality: 'rotation', config: { rounds: 0, roundSeconds: 5 } } }),
+      gc.phases.append({
+        params: { id: event.id },
+        body: { modality: 'rotation', config: { rounds: 0, roundSeconds: 5 } },
+      }),
     );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
     expect(err.errors?.map((e) => e.path).sort()).toEqual(['body.config.roundSeconds', 'body.config.rounds']);
   });
 
   it('answers 404 for another workspace’s event', async () => {
-    const theirs = await eventIn(t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey }), 'draft');
-    const err = await rejection(gc.phases.append({ params: { id: theirs.id }, body: { modality: 'meeting' } }));
+    const theirs = await eventIn(
+      t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey }),
+      'draft',
+    );
+    const err = await rejection(
+      gc.phases.append({ params: { id: theirs.id }, body: { modality: 'meeting' } }),
+    );
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
   });
 });
@@ -76,21 +98,29 @@ describe('update', () => {
   it('clears the breakout timer with durationSeconds null', async () => {
     const event = await eventIn(gc, 'draft', breakout({ durationSeconds: 600 }));
     const phase = await firstPhase(event.id);
-    const updated = await gc.phases.update({ params: { id: phase.id }, body: { config: { durationSeconds: null } } });
+    const updated = await gc.phases.update({
+      params: { id: phase.id },
+      body: { config: { durationSeconds: null } },
+    });
     expect(updated.config.durationSeconds).toBeNull();
   });
 
   it('replaces the feature set', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast', featureSet: ['qa'] }]);
     const phase = await firstPhase(event.id);
-    const updated = await gc.phases.update({ params: { id: phase.id }, body: { featureSet: ['polls', 'reactions'] } });
+    const updated = await gc.phases.update({
+      params: { id: phase.id },
+      body: { featureSet: ['polls', 'reactions'] },
+    });
     expect(updated.featureSet).toEqual(['polls', 'reactions']);
   });
 
   it('refuses a config key the modality does not have with 400 bad_request', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const phase = await firstPhase(event.id);
-    const err = await rejection(gc.phases.update({ params: { id: phase.id }, body: { config: { roomSize: 4 } } }));
+    const err = await rejection(
+      gc.phases.update({ params: { id: phase.id }, body: { config: { roomSize: 4 } } }),
+    );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
     expect(err.errors?.map((e) => e.path)).toEqual(['body.config']);
   });
@@ -98,21 +128,27 @@ describe('update', () => {
   it('refuses a wrongly typed config value with 400 naming it', async () => {
     const event = await eventIn(gc, 'draft', breakout({}));
     const phase = await firstPhase(event.id);
-    const err = await rejection(gc.phases.update({ params: { id: phase.id }, body: { config: { roomSize: 'big' } } }));
+    const err = await rejection(
+      gc.phases.update({ params: { id: phase.id }, body: { config: { roomSize: 'big' } } }),
+    );
     expect(err.errors?.map((e) => e.path)).toEqual(['body.config.roomSize']);
   });
 
   it('refuses a modality change (unknown body key) with 400', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const phase = await firstPhase(event.id);
-    const err = await rejection(gc.phases.update({ params: { id: phase.id }, body: { modality: 'meeting' } as never }));
+    const err = await rejection(
+      gc.phases.update({ params: { id: phase.id }, body: { modality: 'meeting' } as never }),
+    );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
   it('edits a phase of a live event', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }]);
     const phase = await firstPhase(event.id);
-    expect((await gc.phases.update({ params: { id: phase.id }, body: { featureSet: ['qa'] } })).featureSet).toEqual(['qa']);
+    expect(
+      (await gc.phases.update({ params: { id: phase.id }, body: { featureSet: ['qa'] } })).featureSet,
+    ).toEqual(['qa']);
   });
 
   it('refuses to edit a phase of an ended event with 409 invalid_state', async () => {
@@ -123,9 +159,14 @@ describe('update', () => {
   });
 
   it('answers 404 for another workspace’s phase', async () => {
-    const theirs = await eventIn(t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey }), 'draft');
-    const theirPhase = await withDb(t.databaseUrl, async (db) =>
-      (await db.query('select id from phase where event_id = $1', [theirs.id])).rows[0].id as string,
+    const theirs = await eventIn(
+      t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey }),
+      'draft',
+    );
+    const theirPhase = await withDb(
+      t.databaseUrl,
+      async (db) =>
+        (await db.query('select id from phase where event_id = $1', [theirs.id])).rows[0].id as string,
     );
     const err = await rejection(gc.phases.update({ params: { id: theirPhase }, body: { featureSet: [] } }));
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
@@ -141,7 +182,9 @@ describe('extend', () => {
   });
 
   it('extends a rotation', async () => {
-    const event = await eventIn(gc, 'live', [{ modality: 'rotation', config: { rounds: 2, roundSeconds: 60 } }]);
+    const event = await eventIn(gc, 'live', [
+      { modality: 'rotation', config: { rounds: 2, roundSeconds: 60 } },
+    ]);
     const phase = await firstPhase(event.id);
     const extended = await gc.phases.extend({ params: { id: phase.id }, body: { seconds: 10 } });
     expect(new Date(extended.endsAt!).getTime() - new Date(phase.endsAt!).getTime()).toBe(10_000);
@@ -166,7 +209,10 @@ describe('extend', () => {
   });
 
   it('refuses a pending phase with 409 invalid_state', async () => {
-    const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }, ...breakout({ durationSeconds: 600, extendable: true })]);
+    const event = await eventIn(gc, 'live', [
+      { modality: 'broadcast' },
+      ...breakout({ durationSeconds: 600, extendable: true }),
+    ]);
     const pending = (await gc.events.get({ params: { id: event.id } })).phases[1]!;
     const err = await rejection(gc.phases.extend({ params: { id: pending.id }, body: { seconds: 60 } }));
     expect(err).toMatchObject({ status: 409, code: 'invalid_state' });

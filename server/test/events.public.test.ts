@@ -16,33 +16,50 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const publicEvent = (status: 'draft' | 'scheduled' | 'live' | 'ended' = 'scheduled', extra: Record<string, unknown> = {}) =>
-  eventIn(gc, status, [{ modality: 'broadcast' }], { visibility: 'public', ...extra });
+const publicEvent = (
+  status: 'draft' | 'scheduled' | 'live' | 'ended' = 'scheduled',
+  extra: Record<string, unknown> = {},
+) => eventIn(gc, status, [{ modality: 'broadcast' }], { visibility: 'public', ...extra });
 
 let n = 0;
 const person = () => ({ name: `Person ${++n}`, email: `person${n}@example.test` });
 
 /** The entry token from the newest confirmation email to `to`. */
 async function entryToken(to: string): Promise<string> {
-  const { emails } = await t.client({ headers: { 'x-platform-key': 'test-platform-key' } }).dev.mailbox({ query: { to } });
+  const { emails } = await t
+    .client({ headers: { 'x-platform-key': 'test-platform-key' } })
+    .dev.mailbox({ query: { to } });
   const link = emails[0]!.links[0]!;
   return new URL(link).searchParams.get('token')!;
 }
 
 describe('public event view', () => {
   it('shows a published event with its phases, cast names and no broadcast yet', async () => {
-    const event = await eventIn(gc, 'scheduled', [{ modality: 'broadcast', featureSet: ['qa'] }, { modality: 'breakout' }], {
-      visibility: 'public',
-      metadata: { description: 'About it', secret: 'x' },
+    const event = await eventIn(
+      gc,
+      'scheduled',
+      [{ modality: 'broadcast', featureSet: ['qa'] }, { modality: 'breakout' }],
+      {
+        visibility: 'public',
+        metadata: { description: 'About it', secret: 'x' },
+      },
+    );
+    const host = await gc.users.upsert({
+      body: { externalSub: 'h', name: 'Hana Host', email: 'hana@example.test' },
     });
-    const host = await gc.users.upsert({ body: { externalSub: 'h', name: 'Hana Host', email: 'hana@example.test' } });
     const speaker = await gc.users.upsert({ body: { externalSub: 's', name: 'Sam Speaker' } });
     const viewer = await gc.users.upsert({ body: { externalSub: 'v', name: 'Vic Viewer' } });
     await gc.memberships.create({ params: { id: event.id }, body: { userId: speaker.id, role: 'speaker' } });
     await gc.memberships.create({ params: { id: event.id }, body: { userId: host.id, role: 'host' } });
     await gc.memberships.create({ params: { id: event.id }, body: { userId: viewer.id, role: 'viewer' } });
     const view = await anon.public.getEvent({ params: { id: event.id } });
-    expect(view).toMatchObject({ id: event.id, title: event.title, status: 'scheduled', description: 'About it', activeBroadcast: null });
+    expect(view).toMatchObject({
+      id: event.id,
+      title: event.title,
+      status: 'scheduled',
+      description: 'About it',
+      activeBroadcast: null,
+    });
     expect(view.phases.map((p) => [p.modality, p.status])).toEqual([
       ['broadcast', 'pending'],
       ['breakout', 'pending'],
@@ -63,27 +80,40 @@ describe('public event view', () => {
 
   it('never shows a draft, even to the owning workspace', async () => {
     const event = await publicEvent('draft');
-    expect(await rejection(anon.public.getEvent({ params: { id: event.id } }))).toMatchObject({ status: 404, code: 'not_found' });
+    expect(await rejection(anon.public.getEvent({ params: { id: event.id } }))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
     const owner = t.client({ sessionToken: ws.sessionToken });
-    expect(await rejection(owner.public.getEvent({ params: { id: event.id } }))).toMatchObject({ status: 404 });
+    expect(await rejection(owner.public.getEvent({ params: { id: event.id } }))).toMatchObject({
+      status: 404,
+    });
   });
 
   it('hides a private event from anonymous callers with 404', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
-    expect(await rejection(anon.public.getEvent({ params: { id: event.id } }))).toMatchObject({ status: 404 });
+    expect(await rejection(anon.public.getEvent({ params: { id: event.id } }))).toMatchObject({
+      status: 404,
+    });
   });
 
   it('shows a private event to a session of a member of the owning workspace', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
     const member = await createAccount(t.databaseUrl, { workspaceId: ws.workspaceId });
-    const view = await t.client({ sessionToken: member.sessionToken }).public.getEvent({ params: { id: event.id } });
+    const view = await t
+      .client({ sessionToken: member.sessionToken })
+      .public.getEvent({ params: { id: event.id } });
     expect(view.visibility).toBe('private');
   });
 
   it('hides a private event from a session of another workspace’s member', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
-    const stranger = await createAccount(t.databaseUrl, { workspaceId: (await createWorkspace(t.databaseUrl)).workspaceId });
-    const err = await rejection(t.client({ sessionToken: stranger.sessionToken }).public.getEvent({ params: { id: event.id } }));
+    const stranger = await createAccount(t.databaseUrl, {
+      workspaceId: (await createWorkspace(t.databaseUrl)).workspaceId,
+    });
+    const err = await rejection(
+      t.client({ sessionToken: stranger.sessionToken }).public.getEvent({ params: { id: event.id } }),
+    );
     expect(err).toMatchObject({ status: 404 });
   });
 
@@ -93,7 +123,9 @@ describe('public event view', () => {
   });
 
   it('answers 404 for an unknown event', async () => {
-    expect(await rejection(anon.public.getEvent({ params: { id: crypto.randomUUID() } }))).toMatchObject({ status: 404 });
+    expect(await rejection(anon.public.getEvent({ params: { id: crypto.randomUUID() } }))).toMatchObject({
+      status: 404,
+    });
   });
 });
 
@@ -108,7 +140,9 @@ describe('registration', () => {
     const event = await publicEvent();
     const p = person();
     await anon.public.register({ params: { id: event.id }, body: p });
-    const { emails } = await t.client({ headers: { 'x-platform-key': 'test-platform-key' } }).dev.mailbox({ query: { to: p.email } });
+    const { emails } = await t
+      .client({ headers: { 'x-platform-key': 'test-platform-key' } })
+      .dev.mailbox({ query: { to: p.email } });
     expect(emails).toHaveLength(1);
     expect(emails[0]!.subject).toContain(event.title);
     expect(emails[0]!.links[0]).toMatch(new RegExp(`^${t.url}/events/${event.id}/enter\\?token=gce_`));
@@ -120,7 +154,9 @@ describe('registration', () => {
     const p = person();
     await anon.public.register({ params: { id: event.id }, body: p });
     const token = await entryToken(p.email);
-    const dump = await withDb(t.databaseUrl, async (db) => JSON.stringify((await db.query('select * from registration_entry_token')).rows));
+    const dump = await withDb(t.databaseUrl, async (db) =>
+      JSON.stringify((await db.query('select * from registration_entry_token')).rows),
+    );
     expect(dump).not.toContain(token);
   });
 
@@ -128,9 +164,14 @@ describe('registration', () => {
     const event = await publicEvent();
     const p = person();
     await anon.public.register({ params: { id: event.id }, body: p });
-    const again = await anon.public.register({ params: { id: event.id }, body: { ...p, email: p.email.toUpperCase() } });
+    const again = await anon.public.register({
+      params: { id: event.id },
+      body: { ...p, email: p.email.toUpperCase() },
+    });
     expect(again).toEqual({ registered: true, alreadyRegistered: true });
-    const { emails } = await t.client({ headers: { 'x-platform-key': 'test-platform-key' } }).dev.mailbox({ query: { to: p.email } });
+    const { emails } = await t
+      .client({ headers: { 'x-platform-key': 'test-platform-key' } })
+      .dev.mailbox({ query: { to: p.email } });
     expect(emails).toHaveLength(2);
   });
 
@@ -156,12 +197,16 @@ describe('registration', () => {
 
   it('answers 404 for a draft', async () => {
     const event = await publicEvent('draft');
-    expect(await rejection(anon.public.register({ params: { id: event.id }, body: person() }))).toMatchObject({ status: 404 });
+    expect(await rejection(anon.public.register({ params: { id: event.id }, body: person() }))).toMatchObject(
+      { status: 404 },
+    );
   });
 
   it('answers 404 for a private event', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
-    expect(await rejection(anon.public.register({ params: { id: event.id }, body: person() }))).toMatchObject({ status: 404 });
+    expect(await rejection(anon.public.register({ params: { id: event.id }, body: person() }))).toMatchObject(
+      { status: 404 },
+    );
   });
 
   it('refuses self-registration for a private event to its own workspace with 403', async () => {
@@ -191,24 +236,38 @@ describe('registration', () => {
       const err = await rejection(anon.public.register({ params: { id: event.id }, body: body as never }));
       expect(err, JSON.stringify(body).slice(0, 60)).toMatchObject({ status: 400, code: 'bad_request' });
     }
-    expect((await anon.public.register({ params: { id: event.id }, body: { name: 'x'.repeat(200), email: 'max@example.test' } })).registered).toBe(true);
+    expect(
+      (
+        await anon.public.register({
+          params: { id: event.id },
+          body: { name: 'x'.repeat(200), email: 'max@example.test' },
+        })
+      ).registered,
+    ).toBe(true);
   });
 
   it('admits exactly 150 of 200 concurrent registrations for capacity 150 and refuses 50 with event_full', async () => {
     const event = await publicEvent('scheduled', { capacity: 150 });
     const results = await Promise.allSettled(
       Array.from({ length: 200 }, (_, i) =>
-        anon.public.register({ params: { id: event.id }, body: { name: `Crowd ${i}`, email: `crowd${i}@example.test` } }),
+        anon.public.register({
+          params: { id: event.id },
+          body: { name: `Crowd ${i}`, email: `crowd${i}@example.test` },
+        }),
       ),
     );
     const admitted = results.filter((r) => r.status === 'fulfilled');
     const refused = results.filter((r) => r.status === 'rejected');
     expect(admitted).toHaveLength(150);
     expect(refused).toHaveLength(50);
-    for (const r of refused) expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: 'event_full' });
+    for (const r of refused)
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ status: 409, code: 'event_full' });
     const stored = await withDb(t.databaseUrl, async (db) => ({
-      rows: Number((await db.query('select count(*) from registration where event_id = $1', [event.id])).rows[0].count),
-      counter: (await db.query('select registered_count from event where id = $1', [event.id])).rows[0].registered_count,
+      rows: Number(
+        (await db.query('select count(*) from registration where event_id = $1', [event.id])).rows[0].count,
+      ),
+      counter: (await db.query('select registered_count from event where id = $1', [event.id])).rows[0]
+        .registered_count,
     }));
     expect(stored).toEqual({ rows: 150, counter: 150 });
   });
@@ -228,14 +287,21 @@ describe('entry', () => {
     expect(session).toMatchObject({ eventId: event.id, name: p.name });
     expect(session.sessionToken).toMatch(/^gce_/);
     expect(session.sessionToken).not.toBe(token);
-    const row = await withDb(t.databaseUrl, async (db) => (await db.query(`select kind, event_id, workspace_id from session where event_id = $1`, [event.id])).rows);
+    const row = await withDb(
+      t.databaseUrl,
+      async (db) =>
+        (await db.query(`select kind, event_id, workspace_id from session where event_id = $1`, [event.id]))
+          .rows,
+    );
     expect(row).toEqual([{ kind: 'entry', event_id: event.id, workspace_id: ws.workspaceId }]);
   });
 
   it('makes the entry session a working Bearer credential on public routes', async () => {
     const { event, token } = await registered();
     const { sessionToken } = await anon.public.enter({ params: { id: event.id }, body: { token } });
-    expect((await t.client({ sessionToken }).public.getEvent({ params: { id: event.id } })).id).toBe(event.id);
+    expect((await t.client({ sessionToken }).public.getEvent({ params: { id: event.id } })).id).toBe(
+      event.id,
+    );
   });
 
   it('refuses a used token with 400 invalid_token', async () => {
@@ -247,7 +313,9 @@ describe('entry', () => {
 
   it('lets only one of two simultaneous uses of a token through', async () => {
     const { event, token } = await registered();
-    const results = await Promise.allSettled([0, 1, 2].map(() => anon.public.enter({ params: { id: event.id }, body: { token } })));
+    const results = await Promise.allSettled(
+      [0, 1, 2].map(() => anon.public.enter({ params: { id: event.id }, body: { token } })),
+    );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
 
@@ -279,6 +347,8 @@ describe('entry', () => {
     await anon.public.register({ params: { id: event.id }, body: p });
     const first = await entryToken(p.email);
     await anon.public.register({ params: { id: event.id }, body: p });
-    expect((await anon.public.enter({ params: { id: event.id }, body: { token: first } })).eventId).toBe(event.id);
+    expect((await anon.public.enter({ params: { id: event.id }, body: { token: first } })).eventId).toBe(
+      event.id,
+    );
   });
 });

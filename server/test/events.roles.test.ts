@@ -37,7 +37,8 @@ describe('assignableRoles', () => {
   it('accepts the union of the phases’ roles plus workspace_admin, for every combination of modalities', () => {
     for (const combo of combinations()) {
       const union = new Set<EventRole>(['workspace_admin', ...combo.flatMap((m) => table[m])]);
-      for (const role of eventRoles) expect(isAssignable(role, combo), `${role} on ${combo.join('+')}`).toBe(union.has(role));
+      for (const role of eventRoles)
+        expect(isAssignable(role, combo), `${role} on ${combo.join('+')}`).toBe(union.has(role));
       expect(new Set(assignableRoles(combo))).toEqual(union);
     }
   });
@@ -57,10 +58,34 @@ describe('assignableRoles', () => {
 
 describe('narrowRole', () => {
   const expected: Record<Modality, Record<EventRole, EventRole>> = {
-    broadcast: { host: 'host', speaker: 'speaker', participant: 'viewer', viewer: 'viewer', workspace_admin: 'workspace_admin' },
-    meeting: { host: 'host', speaker: 'participant', participant: 'participant', viewer: 'viewer', workspace_admin: 'workspace_admin' },
-    breakout: { host: 'host', speaker: 'participant', participant: 'participant', viewer: 'viewer', workspace_admin: 'workspace_admin' },
-    rotation: { host: 'host', speaker: 'participant', participant: 'participant', viewer: 'viewer', workspace_admin: 'workspace_admin' },
+    broadcast: {
+      host: 'host',
+      speaker: 'speaker',
+      participant: 'viewer',
+      viewer: 'viewer',
+      workspace_admin: 'workspace_admin',
+    },
+    meeting: {
+      host: 'host',
+      speaker: 'participant',
+      participant: 'participant',
+      viewer: 'viewer',
+      workspace_admin: 'workspace_admin',
+    },
+    breakout: {
+      host: 'host',
+      speaker: 'participant',
+      participant: 'participant',
+      viewer: 'viewer',
+      workspace_admin: 'workspace_admin',
+    },
+    rotation: {
+      host: 'host',
+      speaker: 'participant',
+      participant: 'participant',
+      viewer: 'viewer',
+      workspace_admin: 'workspace_admin',
+    },
   };
   for (const modality of modalities) {
     for (const role of eventRoles) {
@@ -71,21 +96,31 @@ describe('narrowRole', () => {
   }
 
   /** Media power, lowest to highest: narrowing may keep or lower it, never raise it. */
-  const power: Record<EventRole, number> = { viewer: 0, participant: 1, speaker: 2, host: 3, workspace_admin: 3 };
+  const power: Record<EventRole, number> = {
+    viewer: 0,
+    participant: 1,
+    speaker: 2,
+    host: 3,
+    workspace_admin: 3,
+  };
   it('never widens access', () => {
-    for (const modality of modalities) for (const role of eventRoles) expect(power[narrowRole(role, modality)]).toBeLessThanOrEqual(power[role]);
+    for (const modality of modalities)
+      for (const role of eventRoles)
+        expect(power[narrowRole(role, modality)]).toBeLessThanOrEqual(power[role]);
   });
 
   it('is idempotent', () => {
-    for (const modality of modalities) for (const role of eventRoles) {
-      expect(narrowRole(narrowRole(role, modality), modality)).toBe(narrowRole(role, modality));
-    }
+    for (const modality of modalities)
+      for (const role of eventRoles) {
+        expect(narrowRole(narrowRole(role, modality), modality)).toBe(narrowRole(role, modality));
+      }
   });
 
   it('yields a role assignable on that modality (or workspace_admin)', () => {
-    for (const modality of modalities) for (const role of eventRoles) {
-      const narrowed = narrowRole(role, modality);
-      if (role !== 'viewer') expect(isAssignable(narrowed, [modality])).toBe(true);
-    }
+    for (const modality of modalities)
+      for (const role of eventRoles) {
+        const narrowed = narrowRole(role, modality);
+        if (role !== 'viewer') expect(isAssignable(narrowed, [modality])).toBe(true);
+      }
   });
 });

@@ -11,20 +11,42 @@ const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
 const db = await createDatabase(adminUrl);
 const child: ChildProcess = fork(path.join(here, process.env.BENCH_TARGET ?? 'server-proc.ts'), [], {
   execArgv: ['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/gc-prof'],
-  env: { ...process.env, NODE_ENV: 'production', DATABASE_URL: db.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATABASE_URL: db.url,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+  },
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const url = await new Promise<string>((r) => child.once('message', (m) => r((m as { url: string }).url)));
 const { apiKey } = await seedWorkspace(db.url);
 for (let i = 0; i < 100; i++) {
-  await fetch(`${url}/v1/events`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: '{"type":"b","title":"t"}' });
+  await fetch(`${url}/v1/events`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: '{"type":"b","title":"t"}',
+  });
 }
 const r = await autocannon({
-  url: `${url}/v1/events`, method, connections: 32, duration: Number(process.env.BENCH_DURATION ?? 8),
+  url: `${url}/v1/events`,
+  method,
+  connections: 32,
+  duration: Number(process.env.BENCH_DURATION ?? 8),
   headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
   body: method === 'POST' ? '{"type":"b","title":"t"}' : undefined,
 });
-console.log(method, 'rps', r.requests.average, 'p50', r.latency.p50, 'p99', r.latency.p99, 'non2xx', r.non2xx);
+console.log(
+  method,
+  'rps',
+  r.requests.average,
+  'p50',
+  r.latency.p50,
+  'p99',
+  r.latency.p99,
+  'non2xx',
+  r.non2xx,
+);
 child.kill('SIGTERM');
 await new Promise((res) => child.once('exit', res));
 await db.drop();

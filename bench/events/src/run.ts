@@ -16,7 +16,13 @@ const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432
 function start(script: string, env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(here, script), [], {
-      execArgv: ['--import', 'tsx', ...(process.env.BENCH_PROFILE && script === 'server-proc.ts' ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gc-prof'] : [])],
+      execArgv: [
+        '--import',
+        'tsx',
+        ...(process.env.BENCH_PROFILE && script === 'server-proc.ts'
+          ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gc-prof']
+          : []),
+      ],
       env: { ...process.env, NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -35,15 +41,26 @@ async function load(url: string, method: 'GET' | 'POST', apiKey: string, seconds
     body: method === 'POST' ? JSON.stringify({ type: 'bench', title: 'Bench event' }) : undefined,
   });
   const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0) throw new Error(`${method} ${url}: ${bad} failed requests (non2xx ${result.non2xx}, errors ${result.errors})`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, total: result.requests.total };
+  if (bad > 0)
+    throw new Error(
+      `${method} ${url}: ${bad} failed requests (non2xx ${result.non2xx}, errors ${result.errors})`,
+    );
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    total: result.requests.total,
+  };
 }
 
 async function main() {
   const db = await createDatabase(adminUrl);
   const children: ChildProcess[] = [];
   try {
-    const server = await start('server-proc.ts', { DATABASE_URL: db.url, LOG_LEVEL: process.env.LOG_LEVEL ?? 'info' });
+    const server = await start('server-proc.ts', {
+      DATABASE_URL: db.url,
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'info',
+    });
     children.push(server.child);
     const baseline = await start('baseline-proc.ts', { DATABASE_URL: db.url });
     children.push(baseline.child);
@@ -56,16 +73,25 @@ async function main() {
       });
       if (res.status !== 201) throw new Error(`seeding failed: ${res.status}`);
     }
-    const listed = (await (await fetch(`${server.url}/v1/events`, { headers: { 'x-api-key': apiKey } })).json()) as { events: unknown[] };
+    const listed = (await (
+      await fetch(`${server.url}/v1/events`, { headers: { 'x-api-key': apiKey } })
+    ).json()) as { events: unknown[] };
     if (listed.events.length !== 100) throw new Error(`expected 100 events, got ${listed.events.length}`);
 
     // Server and baseline take turns in short rounds, so a busy machine weighs on both alike.
     const rows: Record<string, { rps: number; p50: number; p99: number; total: number }> = {};
     for (const method of ['GET', 'POST'] as const) {
-      for (const [, target] of [['server', server.url], ['baseline', baseline.url]] as const) await load(target, method, apiKey, warmup);
+      for (const [, target] of [
+        ['server', server.url],
+        ['baseline', baseline.url],
+      ] as const)
+        await load(target, method, apiKey, warmup);
       const rounds: Record<string, Awaited<ReturnType<typeof load>>[]> = { server: [], baseline: [] };
       for (let r = 0; r < roundCount; r++) {
-        for (const [name, target] of [['server', server.url], ['baseline', baseline.url]] as const) {
+        for (const [name, target] of [
+          ['server', server.url],
+          ['baseline', baseline.url],
+        ] as const) {
           rounds[name]!.push(await load(target, method, apiKey, duration / roundCount));
         }
       }
@@ -79,10 +105,14 @@ async function main() {
         };
       }
     }
-    console.log(`\n${connections} connections, ${duration} s per scenario in ${roundCount} alternating rounds (after ${warmup} s warm-up), loopback; p50 = median of rounds, p99 = worst round\n`);
+    console.log(
+      `\n${connections} connections, ${duration} s per scenario in ${roundCount} alternating rounds (after ${warmup} s warm-up), loopback; p50 = median of rounds, p99 = worst round\n`,
+    );
     console.log('scenario            req/s     p50 ms   p99 ms');
     for (const [k, v] of Object.entries(rows)) {
-      console.log(`${k.padEnd(18)} ${v.rps.toFixed(0).padStart(6)}   ${String(v.p50).padStart(6)}   ${String(v.p99).padStart(6)}`);
+      console.log(
+        `${k.padEnd(18)} ${v.rps.toFixed(0).padStart(6)}   ${String(v.p50).padStart(6)}   ${String(v.p99).padStart(6)}`,
+      );
     }
     let ok = true;
     for (const method of ['GET', 'POST']) {
@@ -91,7 +121,9 @@ async function main() {
       const ratio = s.rps / b.rps;
       const pass = ratio >= 0.6 && s.p99 < 25;
       ok &&= pass;
-      console.log(`${method}: server at ${(ratio * 100).toFixed(0)} % of baseline throughput, p99 ${s.p99} ms -> ${pass ? 'PASS' : 'FAIL'} (target >= 60 %, p99 < 25 ms)`);
+      console.log(
+        `${method}: server at ${(ratio * 100).toFixed(0)} % of baseline throughput, p99 ${s.p99} ms -> ${pass ? 'PASS' : 'FAIL'} (target >= 60 %, p99 < 25 ms)`,
+      );
     }
     process.exitCode = ok ? 0 : 1;
   } finally {

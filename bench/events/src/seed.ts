@@ -33,7 +33,11 @@ export async function seedWorkspace(url: string): Promise<{ workspaceId: string;
   const apiKey = `gck_${randomBytes(32).toString('base64url')}`;
   const db = new pg.Client({ connectionString: url });
   await db.connect();
-  await db.query('insert into workspace (id, name, slug) values ($1, $2, $3)', [workspaceId, 'Bench', `bench-${workspaceId.slice(0, 8)}`]);
+  await db.query('insert into workspace (id, name, slug) values ($1, $2, $3)', [
+    workspaceId,
+    'Bench',
+    `bench-${workspaceId.slice(0, 8)}`,
+  ]);
   await db.query('insert into api_key (id, workspace_id, name, secret_hash) values ($1, $2, $3, $4)', [
     randomUUID(),
     workspaceId,

@@ -5,4 +5,11 @@ import { registrationEntities } from '../public/entities';
 import { DomainEvent, IdempotencyRecord } from './shared-entities';
 
 /** Every entity of the service; each domain appends its own list here. */
-export const entities = [...identityEntities, ...peopleEntities, IdempotencyRecord, DomainEvent, ...eventEntities, ...registrationEntities];
+export const entities = [
+  ...identityEntities,
+  ...peopleEntities,
+  IdempotencyRecord,
+  DomainEvent,
+  ...eventEntities,
+  ...registrationEntities,
+];

@@ -1,9 +1,11 @@
 import { problem } from '../http/problem';
 
 /** Opaque to clients: base64url of `<createdAt with microseconds>|<id>`. */
-export const encodeCursor = (at: string, id: string) => Buffer.from(`${at}|${id}`, 'utf8').toString('base64url');
+export const encodeCursor = (at: string, id: string) =>
+  Buffer.from(`${at}|${id}`, 'utf8').toString('base64url');
 
-const shape = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+const shape =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
 
 export function decodeCursor(cursor: string): { at: string; id: string } {
   const m = shape.exec(Buffer.from(cursor, 'base64url').toString('utf8'));

@@ -38,55 +38,71 @@ async function activateNextPhase(tx: EntityManager, eventId: string, now: Date):
   )[0];
   if (!next) return null;
   const seconds = timerSeconds(next.modality, next.config);
-  await sql(tx, `update phase set status = 'active', started_at = ?, ends_at = ?, updated_at = now() where id = ?`, [
-    now,
-    seconds === null ? null : new Date(now.getTime() + seconds * 1000),
-    next.id,
-  ]);
+  await sql(
+    tx,
+    `update phase set status = 'active', started_at = ?, ends_at = ?, updated_at = now() where id = ?`,
+    [now, seconds === null ? null : new Date(now.getTime() + seconds * 1000), next.id],
+  );
   return next.id;
 }
 
 async function endActivePhase(tx: EntityManager, event: EventRow, now: Date): Promise<void> {
   if (!event.active_phase_id) return;
-  await sql(tx, `update phase set status = 'ended', ended_at = ?, updated_at = now() where id = ? and status = 'active'`, [
-    now,
-    event.active_phase_id,
-  ]);
+  await sql(
+    tx,
+    `update phase set status = 'ended', ended_at = ?, updated_at = now() where id = ? and status = 'active'`,
+    [now, event.active_phase_id],
+  );
 }
 
 async function endEvent(ctx: Bus, tx: EntityManager, event: EventRow, now: Date): Promise<void> {
   await endActivePhase(tx, event, now);
-  await sql(tx, `update event set status = 'ended', ended_at = ?, active_phase_id = null, updated_at = now() where id = ?`, [
-    now,
-    event.id,
-  ]);
+  await sql(
+    tx,
+    `update event set status = 'ended', ended_at = ?, active_phase_id = null, updated_at = now() where id = ?`,
+    [now, event.id],
+  );
   await emit(ctx, tx, event, 'event.ended', now);
 }
 
 /** draft → scheduled; fires event.published. */
-export function publishEvent(ctx: Bus, em: EntityManager, actor: Actor, eventId: string): Promise<EventWithPhases> {
+export function publishEvent(
+  ctx: Bus,
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+): Promise<EventWithPhases> {
   return em.transactional(async (tx) => {
     const event = await lockEvent(tx, actor, eventId);
     if (event.status !== 'draft') wrongState('publish', event.status, 'draft');
     const now = new Date();
-    await sql(tx, `update event set status = 'scheduled', published_at = ?, updated_at = now() where id = ?`, [now, eventId]);
+    await sql(
+      tx,
+      `update event set status = 'scheduled', published_at = ?, updated_at = now() where id = ?`,
+      [now, eventId],
+    );
     await emit(ctx, tx, event, 'event.published', now);
     return current(tx, eventId);
   });
 }
 
 /** scheduled → live, activating the first phase if the event has one; fires event.started. */
-export function startEvent(ctx: Bus, em: EntityManager, actor: Actor, eventId: string): Promise<EventWithPhases> {
+export function startEvent(
+  ctx: Bus,
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+): Promise<EventWithPhases> {
   return em.transactional(async (tx) => {
     const event = await lockEvent(tx, actor, eventId);
     if (event.status !== 'scheduled') wrongState('start', event.status, 'scheduled');
     const now = new Date();
     const active = await activateNextPhase(tx, eventId, now);
-    await sql(tx, `update event set status = 'live', started_at = ?, active_phase_id = ?, updated_at = now() where id = ?`, [
-      now,
-      active,
-      eventId,
-    ]);
+    await sql(
+      tx,
+      `update event set status = 'live', started_at = ?, active_phase_id = ?, updated_at = now() where id = ?`,
+      [now, active, eventId],
+    );
     await emit(ctx, tx, event, 'event.started', now);
     return current(tx, eventId);
   });
@@ -108,7 +124,10 @@ export function advanceEvent(
     const event = await lockEvent(tx, actor, eventId);
     if (event.status === 'draft' || event.status === 'scheduled') wrongState('advance', event.status, 'live');
     if (guardPhaseId !== undefined) {
-      const owned = await sql(tx, 'select 1 from phase where id = ? and event_id = ?', [guardPhaseId, eventId]);
+      const owned = await sql(tx, 'select 1 from phase where id = ? and event_id = ?', [
+        guardPhaseId,
+        eventId,
+      ]);
       if (!owned[0]) {
         throw problem('bad_request', 'phaseId is not a phase of this event', {
           errors: [{ path: 'body.phaseId', message: 'Not a phase of this event' }],
@@ -121,17 +140,24 @@ export function advanceEvent(
     const now = new Date();
     await endActivePhase(tx, event, now);
     const next = await activateNextPhase(tx, eventId, now);
-    if (next) await sql(tx, 'update event set active_phase_id = ?, updated_at = now() where id = ?', [next, eventId]);
+    if (next)
+      await sql(tx, 'update event set active_phase_id = ?, updated_at = now() where id = ?', [next, eventId]);
     else await endEvent(ctx, tx, event, now);
     return current(tx, eventId);
   });
 }
 
 /** live → ended, or scheduled → ended (a cancellation); ends the active phase; fires event.ended. */
-export function endEventNow(ctx: Bus, em: EntityManager, actor: Actor, eventId: string): Promise<EventWithPhases> {
+export function endEventNow(
+  ctx: Bus,
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+): Promise<EventWithPhases> {
   return em.transactional(async (tx) => {
     const event = await lockEvent(tx, actor, eventId);
-    if (event.status !== 'live' && event.status !== 'scheduled') wrongState('end', event.status, 'live or scheduled');
+    if (event.status !== 'live' && event.status !== 'scheduled')
+      wrongState('end', event.status, 'live or scheduled');
     await endEvent(ctx, tx, event, new Date());
     return current(tx, eventId);
   });

@@ -9,20 +9,30 @@ import { sql } from './sql';
  * transition, phase change and registration of one event is serialized on it. Another workspace's
  * event is not found.
  */
-export async function lockEvent(tx: EntityManager, actor: Pick<Actor, 'workspaceId'>, eventId: string): Promise<EventRow> {
-  const rows = await sql<EventRow>(tx, `select ${eventColumns} from event where id = ? and workspace_id = ? for update`, [
-    eventId,
-    actor.workspaceId,
-  ]);
+export async function lockEvent(
+  tx: EntityManager,
+  actor: Pick<Actor, 'workspaceId'>,
+  eventId: string,
+): Promise<EventRow> {
+  const rows = await sql<EventRow>(
+    tx,
+    `select ${eventColumns} from event where id = ? and workspace_id = ? for update`,
+    [eventId, actor.workspaceId],
+  );
   if (!rows[0]) throw notFound('Event');
   return rows[0];
 }
 
-export async function findEvent(em: EntityManager, actor: Pick<Actor, 'workspaceId'>, eventId: string): Promise<EventRow> {
-  const rows = await sql<EventRow>(em, `select ${eventColumns} from event where id = ? and workspace_id = ?`, [
-    eventId,
-    actor.workspaceId,
-  ]);
+export async function findEvent(
+  em: EntityManager,
+  actor: Pick<Actor, 'workspaceId'>,
+  eventId: string,
+): Promise<EventRow> {
+  const rows = await sql<EventRow>(
+    em,
+    `select ${eventColumns} from event where id = ? and workspace_id = ?`,
+    [eventId, actor.workspaceId],
+  );
   if (!rows[0]) throw notFound('Event');
   return rows[0];
 }

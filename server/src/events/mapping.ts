@@ -41,7 +41,8 @@ export const eventColumns = `id, workspace_id, type, title, status, scheduled_at
   allow_anonymous_voting, allow_anonymous_questions, capacity, registered_count, metadata, active_phase_id,
   created_at, updated_at, published_at, started_at, ended_at`;
 
-export const phaseColumns = 'id, event_id, position, modality, status, feature_set, config, started_at, ends_at, ended_at';
+export const phaseColumns =
+  'id, event_id, position, modality, status, feature_set, config, started_at, ends_at, ended_at';
 
 export function toEvent(r: EventRow): Event {
   return {

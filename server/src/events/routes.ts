@@ -24,11 +24,20 @@ export const eventsRoutes = (ctx: AppContext) =>
       await deleteEvent(req.em, actorOf(req), params.id);
       return { status: 204, body: undefined };
     },
-    publish: async ({ req, params }) => ({ status: 200, body: await publishEvent(ctx, req.em, actorOf(req), params.id) }),
-    start: async ({ req, params }) => ({ status: 200, body: await startEvent(ctx, req.em, actorOf(req), params.id) }),
+    publish: async ({ req, params }) => ({
+      status: 200,
+      body: await publishEvent(ctx, req.em, actorOf(req), params.id),
+    }),
+    start: async ({ req, params }) => ({
+      status: 200,
+      body: await startEvent(ctx, req.em, actorOf(req), params.id),
+    }),
     advance: async ({ req, params, body }) => ({
       status: 200,
       body: await advanceEvent(ctx, req.em, actorOf(req), params.id, body?.phaseId),
     }),
-    end: async ({ req, params }) => ({ status: 200, body: await endEventNow(ctx, req.em, actorOf(req), params.id) }),
+    end: async ({ req, params }) => ({
+      status: 200,
+      body: await endEventNow(ctx, req.em, actorOf(req), params.id),
+    }),
   });

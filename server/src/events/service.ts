@@ -14,7 +14,10 @@ import { sql } from './sql';
 export type CreateEventInput = z.infer<typeof createEventBody>;
 export type UpdateEventInput = z.infer<typeof updateEventBody>;
 
-function checkSchedule(scheduledAt: string | Date | null | undefined, scheduledEndAt: string | Date | null | undefined) {
+function checkSchedule(
+  scheduledAt: string | Date | null | undefined,
+  scheduledEndAt: string | Date | null | undefined,
+) {
   if (scheduledAt && scheduledEndAt && new Date(scheduledEndAt) < new Date(scheduledAt)) {
     throw problem('bad_request', 'scheduledEndAt must not be before scheduledAt', {
       errors: [{ path: 'body.scheduledEndAt', message: 'Must not be before scheduledAt' }],
@@ -32,7 +35,11 @@ async function makeCreatorHost(tx: EntityManager, workspaceId: string, accountId
     [accountId],
   );
   if (!rows[0]) return;
-  const user = await bridgedUserFor(tx, workspaceId, { id: accountId, name: rows[0].name, email: rows[0].email });
+  const user = await bridgedUserFor(tx, workspaceId, {
+    id: accountId,
+    name: rows[0].name,
+    email: rows[0].email,
+  });
   await sql(tx, `insert into event_membership (id, event_id, user_id, role) values (?, ?, ?, 'host')`, [
     randomUUID(),
     eventId,
@@ -73,7 +80,8 @@ export async function createEvent(em: EntityManager, actor: Actor, input: Create
   if (!input.phases?.length && !actor.accountId) return toEvent(await insertEvent(em, actor, input));
   return em.transactional(async (tx) => {
     const event = await insertEvent(tx, actor, input);
-    for (const [position, phase] of (input.phases ?? []).entries()) await insertPhase(tx, event.id, position, phase);
+    for (const [position, phase] of (input.phases ?? []).entries())
+      await insertPhase(tx, event.id, position, phase);
     if (actor.accountId) await makeCreatorHost(tx, actor.workspaceId, actor.accountId, event.id);
     return toEvent(event);
   });
@@ -122,12 +130,18 @@ const updatable: Record<Exclude<keyof UpdateEventInput, 'metadata'>, string> = {
 };
 
 /** Changes only the fields given; null clears scheduledAt, scheduledEndAt and capacity; metadata is replaced. */
-export async function updateEvent(em: EntityManager, actor: Actor, eventId: string, input: UpdateEventInput): Promise<Event> {
+export async function updateEvent(
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+  input: UpdateEventInput,
+): Promise<Event> {
   return em.transactional(async (tx) => {
-    const current = await sql<EventRow>(tx, `select ${eventColumns} from event where id = ? and workspace_id = ? for update`, [
-      eventId,
-      actor.workspaceId,
-    ]);
+    const current = await sql<EventRow>(
+      tx,
+      `select ${eventColumns} from event where id = ? and workspace_id = ? for update`,
+      [eventId, actor.workspaceId],
+    );
     if (!current[0]) throw notFound('Event');
     checkSchedule(
       input.scheduledAt === undefined ? current[0].scheduled_at : input.scheduledAt,
@@ -156,10 +170,11 @@ export async function updateEvent(em: EntityManager, actor: Actor, eventId: stri
 /** Permanent: phases, Q&A, invites, memberships and registrations go by foreign-key cascade; sessions scoped to it too. */
 export async function deleteEvent(em: EntityManager, actor: Actor, eventId: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const rows = await sql<{ id: string }>(tx, 'delete from event where id = ? and workspace_id = ? returning id', [
-      eventId,
-      actor.workspaceId,
-    ]);
+    const rows = await sql<{ id: string }>(
+      tx,
+      'delete from event where id = ? and workspace_id = ? returning id',
+      [eventId, actor.workspaceId],
+    );
     if (!rows[0]) throw notFound('Event');
     await sql(tx, 'delete from session where event_id = ?', [eventId]);
   });

@@ -49,7 +49,8 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-const run = <T>(em: EntityManager, sql: string, params: unknown[]) => em.getConnection().execute<T[]>(sql, params);
+const run = <T>(em: EntityManager, sql: string, params: unknown[]) =>
+  em.getConnection().execute<T[]>(sql, params);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function replay(res: Response, status: number, answer: StoredAnswer | null): void {
@@ -66,7 +67,9 @@ function replay(res: Response, status: number, answer: StoredAnswer | null): voi
 function captureAnswer(req: Request, res: Response, scope: string, key: string): void {
   const chunks: Buffer[] = [];
   const toBuffer = (chunk: unknown, encoding?: unknown) =>
-    Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+    Buffer.isBuffer(chunk)
+      ? chunk
+      : Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
   const write = res.write.bind(res) as (...args: unknown[]) => boolean;
   const end = res.end.bind(res) as (...args: unknown[]) => Response;
   res.write = ((chunk: unknown, ...rest: unknown[]) => {
@@ -75,7 +78,8 @@ function captureAnswer(req: Request, res: Response, scope: string, key: string):
   }) as Response['write'];
   res.end = ((...args: unknown[]) => {
     const [chunk, encoding] = args;
-    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+    if (chunk !== undefined && chunk !== null && typeof chunk !== 'function')
+      chunks.push(toBuffer(chunk, encoding));
     const status = res.statusCode;
     const text = Buffer.concat(chunks).toString('utf8');
     let body: unknown = null;
@@ -89,13 +93,15 @@ function captureAnswer(req: Request, res: Response, scope: string, key: string):
     const contentType = (res.getHeader('content-type') as string | undefined) ?? null;
     const store =
       status >= 200 && status < 500
-        ? run(req.em, 'update idempotency_record set status = ?, response_body = ? where scope = ? and key = ?', [
-            status,
-            JSON.stringify({ contentType, body } satisfies StoredAnswer),
+        ? run(
+            req.em,
+            'update idempotency_record set status = ?, response_body = ? where scope = ? and key = ?',
+            [status, JSON.stringify({ contentType, body } satisfies StoredAnswer), scope, key],
+          )
+        : run(req.em, 'delete from idempotency_record where scope = ? and key = ? and status is null', [
             scope,
             key,
-          ])
-        : run(req.em, 'delete from idempotency_record where scope = ? and key = ? and status is null', [scope, key]);
+          ]);
     store
       .catch((err) => req.log?.error({ err }, 'could not store the idempotent answer'))
       .finally(() => end(...args));
@@ -108,7 +114,9 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
   if (req.method !== 'POST' || key === undefined) return next();
   if (key.length < 1 || key.length > idempotencyKeyMaxLength) {
     throw problem('bad_request', `Idempotency-Key must be 1 to ${idempotencyKeyMaxLength} characters`, {
-      errors: [{ path: 'headers.idempotency-key', message: `Must be 1 to ${idempotencyKeyMaxLength} characters` }],
+      errors: [
+        { path: 'headers.idempotency-key', message: `Must be 1 to ${idempotencyKeyMaxLength} characters` },
+      ],
     });
   }
   const scope = `${callerScope(req)} ${req.method} ${req.path}`;
@@ -134,12 +142,11 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
     );
     if (!row) continue;
     if (row.expired || (row.status === null && row.abandoned)) {
-      await run(req.em, 'delete from idempotency_record where scope = ? and key = ? and request_hash = ? and (status is null or created_at < now() - make_interval(hours => ?))', [
-        scope,
-        key,
-        row.request_hash,
-        idempotencyWindowHours,
-      ]);
+      await run(
+        req.em,
+        'delete from idempotency_record where scope = ? and key = ? and request_hash = ? and (status is null or created_at < now() - make_interval(hours => ?))',
+        [scope, key, row.request_hash, idempotencyWindowHours],
+      );
       continue;
     }
     if (row.request_hash !== requestHash) {

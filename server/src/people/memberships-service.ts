@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EventRole, Modality } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { assignableRoles } from '../events/roles';
 import { lockEvent } from '../events/locks';
+import { assignableRoles } from '../events/roles';
 import { iso, sql } from '../events/sql';
 import { notFound, problem } from '../http/problem';
 import type { Actor } from '../lib/actor';
@@ -32,7 +32,11 @@ const toMembership = (r: Row): Membership => ({
 });
 
 async function eventModalities(em: EntityManager, eventId: string): Promise<Modality[]> {
-  const rows = await sql<{ modality: Modality }>(em, 'select distinct modality from phase where event_id = ?', [eventId]);
+  const rows = await sql<{ modality: Modality }>(
+    em,
+    'select distinct modality from phase where event_id = ?',
+    [eventId],
+  );
   return rows.map((r) => r.modality);
 }
 
@@ -48,13 +52,20 @@ export async function createMembership(
 ): Promise<Membership> {
   return em.transactional(async (tx) => {
     await lockEvent(tx, actor, eventId);
-    const user = await sql(tx, 'select 1 from app_user where id = ? and workspace_id = ?', [input.userId, actor.workspaceId]);
+    const user = await sql(tx, 'select 1 from app_user where id = ? and workspace_id = ?', [
+      input.userId,
+      actor.workspaceId,
+    ]);
     if (!user[0]) throw notFound('User');
     const accepted = assignableRoles(await eventModalities(tx, eventId));
     if (!accepted.includes(input.role)) {
-      throw problem('role_not_on_event', `This event has no place for ${input.role}; accepted roles: ${accepted.join(', ')}`, {
-        acceptedRoles: accepted,
-      });
+      throw problem(
+        'role_not_on_event',
+        `This event has no place for ${input.role}; accepted roles: ${accepted.join(', ')}`,
+        {
+          acceptedRoles: accepted,
+        },
+      );
     }
     const rows = await sql<Row>(
       tx,
@@ -68,11 +79,18 @@ export async function createMembership(
 }
 
 async function eventExists(em: EntityManager, actor: Actor, eventId: string): Promise<void> {
-  const rows = await sql(em, 'select 1 from event where id = ? and workspace_id = ?', [eventId, actor.workspaceId]);
+  const rows = await sql(em, 'select 1 from event where id = ? and workspace_id = ?', [
+    eventId,
+    actor.workspaceId,
+  ]);
   if (!rows[0]) throw notFound('Event');
 }
 
-export async function listMemberships(em: EntityManager, actor: Actor, eventId: string): Promise<Membership[]> {
+export async function listMemberships(
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+): Promise<Membership[]> {
   await eventExists(em, actor, eventId);
   const rows = await sql<Row>(
     em,
@@ -82,7 +100,12 @@ export async function listMemberships(em: EntityManager, actor: Actor, eventId: 
   return rows.map(toMembership);
 }
 
-export async function getMembership(em: EntityManager, actor: Actor, eventId: string, membershipId: string): Promise<Membership> {
+export async function getMembership(
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+  membershipId: string,
+): Promise<Membership> {
   const rows = await sql<Row>(
     em,
     `select m.id, m.event_id, m.user_id, m.role, m.created_at from event_membership m
@@ -94,7 +117,12 @@ export async function getMembership(em: EntityManager, actor: Actor, eventId: st
   return toMembership(rows[0]);
 }
 
-export async function deleteMembership(em: EntityManager, actor: Actor, eventId: string, membershipId: string): Promise<void> {
+export async function deleteMembership(
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+  membershipId: string,
+): Promise<void> {
   const rows = await sql(
     em,
     `delete from event_membership m using event e

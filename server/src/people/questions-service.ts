@@ -26,8 +26,15 @@ interface Row {
 }
 
 /** Questions with vote tallies: most votes first, ties oldest first. Anonymous questions carry no author name. */
-export async function listQuestions(em: EntityManager, actor: Actor, eventId: string): Promise<QuestionView[]> {
-  const event = await sql(em, 'select 1 from event where id = ? and workspace_id = ?', [eventId, actor.workspaceId]);
+export async function listQuestions(
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+): Promise<QuestionView[]> {
+  const event = await sql(em, 'select 1 from event where id = ? and workspace_id = ?', [
+    eventId,
+    actor.workspaceId,
+  ]);
   if (!event[0]) throw notFound('Event');
   const rows = await sql<Row>(
     em,

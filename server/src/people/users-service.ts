@@ -70,20 +70,32 @@ export async function upsertUser(
     em.getTransactionContext(),
   );
   const r = rows[0]!;
-  return {
-    created: r.inserted,
-    user: {
-      id: r.id,
-      workspaceId: r.workspace_id,
-      externalSub: r.external_sub,
-      accountId: r.account_id,
-      email: r.email,
-      name: r.name,
-      picture: r.picture,
-      createdAt: new Date(r.created_at),
-      updatedAt: new Date(r.updated_at),
-    },
-  };
+  return { created: r.inserted, user: toRecord(r) };
+}
+
+const toRecord = (r: Omit<Row, 'inserted'>): UserRecord => ({
+  id: r.id,
+  workspaceId: r.workspace_id,
+  externalSub: r.external_sub,
+  accountId: r.account_id,
+  email: r.email,
+  name: r.name,
+  picture: r.picture,
+  createdAt: new Date(r.created_at),
+  updatedAt: new Date(r.updated_at),
+});
+
+/** The workspace's users, oldest first (bridged account identities included). */
+export async function listUsers(em: EntityManager, workspaceId: string): Promise<UserRecord[]> {
+  const rows = await em
+    .getConnection()
+    .execute<Row[]>(
+      'select * from app_user where workspace_id = ? order by created_at, id',
+      [workspaceId],
+      'all',
+      em.getTransactionContext(),
+    );
+  return rows.map(toRecord);
 }
 
 /** The participant identity an account has in a workspace (the session bridge and event creators use it). */

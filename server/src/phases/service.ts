@@ -9,19 +9,36 @@ import type { Actor } from '../lib/actor';
 import { normalizeFeatures, timerSeconds, validateConfig } from './config';
 
 /** Inserts one phase at `position` (the caller holds the event lock). */
-export async function insertPhase(tx: EntityManager, eventId: string, position: number, input: PhaseInput): Promise<PhaseRow> {
+export async function insertPhase(
+  tx: EntityManager,
+  eventId: string,
+  position: number,
+  input: PhaseInput,
+): Promise<PhaseRow> {
   const config = validateConfig(input.modality, input.config);
   const rows = await sql<PhaseRow>(
     tx,
     `insert into phase (id, event_id, position, modality, feature_set, config)
      values (?, ?, ?, ?, ?, ?) returning ${phaseColumns}`,
-    [randomUUID(), eventId, position, input.modality, JSON.stringify(normalizeFeatures(input.featureSet)), JSON.stringify(config)],
+    [
+      randomUUID(),
+      eventId,
+      position,
+      input.modality,
+      JSON.stringify(normalizeFeatures(input.featureSet)),
+      JSON.stringify(config),
+    ],
   );
   return rows[0]!;
 }
 
 /** Appends a phase at the end of the agenda; allowed until the event ends. */
-export async function appendPhase(em: EntityManager, actor: Actor, eventId: string, input: PhaseInput): Promise<Phase> {
+export async function appendPhase(
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+  input: PhaseInput,
+): Promise<Phase> {
   return em.transactional(async (tx) => {
     const event = await lockEvent(tx, actor, eventId);
     if (event.status === 'ended') throw problem('invalid_state', 'Phases cannot be added to an ended event');
@@ -59,13 +76,22 @@ export interface UpdatePhaseInput {
  * Updates config and/or featureSet until the event ends. The config is merged key by key into the
  * stored one, then validated against the modality's schema. A running timer is changed only by extend.
  */
-export async function updatePhase(em: EntityManager, actor: Actor, phaseId: string, input: UpdatePhaseInput): Promise<Phase> {
+export async function updatePhase(
+  em: EntityManager,
+  actor: Actor,
+  phaseId: string,
+  input: UpdatePhaseInput,
+): Promise<Phase> {
   return em.transactional(async (tx) => {
     const { event, phase } = await lockPhase(tx, actor, phaseId);
-    if (event.status === 'ended') throw problem('invalid_state', 'Phases of an ended event cannot be changed');
+    if (event.status === 'ended')
+      throw problem('invalid_state', 'Phases of an ended event cannot be changed');
     const config =
-      input.config === undefined ? phase.config : validateConfig(phase.modality, { ...phase.config, ...input.config });
-    const featureSet = input.featureSet === undefined ? phase.feature_set : normalizeFeatures(input.featureSet);
+      input.config === undefined
+        ? phase.config
+        : validateConfig(phase.modality, { ...phase.config, ...input.config });
+    const featureSet =
+      input.featureSet === undefined ? phase.feature_set : normalizeFeatures(input.featureSet);
     const rows = await sql<PhaseRow>(
       tx,
       `update phase set config = ?, feature_set = ?, updated_at = now() where id = ? returning ${phaseColumns}`,
@@ -80,7 +106,12 @@ export async function updatePhase(em: EntityManager, actor: Actor, phaseId: stri
  * with a timer, and for breakouts only when `extendable`. A timer that already ran out restarts
  * from now.
  */
-export async function extendPhase(em: EntityManager, actor: Actor, phaseId: string, seconds: number): Promise<Phase> {
+export async function extendPhase(
+  em: EntityManager,
+  actor: Actor,
+  phaseId: string,
+  seconds: number,
+): Promise<Phase> {
   return em.transactional(async (tx) => {
     const { event, phase } = await lockPhase(tx, actor, phaseId);
     if (event.status !== 'live' || phase.status !== 'active') {

@@ -1,13 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestAuth } from '../http/auth';
 import { type EventRow, eventColumns } from '../events/mapping';
 import { sql } from '../events/sql';
+import type { RequestAuth } from '../http/auth';
 
 /**
  * Whether the caller holds a session of the owning workspace: an account session of a member, or
  * a workspace session minted for it. Only such callers see private events on public surfaces.
  */
-export async function hasWorkspaceSession(em: EntityManager, auth: RequestAuth, workspaceId: string): Promise<boolean> {
+export async function hasWorkspaceSession(
+  em: EntityManager,
+  auth: RequestAuth,
+  workspaceId: string,
+): Promise<boolean> {
   const session = auth.session;
   if (!session) return false;
   if (session.kind === 'workspace') return session.workspaceId === workspaceId;
@@ -26,7 +30,11 @@ export async function findPublicEvent(
   eventId: string,
   lock = false,
 ): Promise<{ event: EventRow; privateViewer: boolean } | null> {
-  const rows = await sql<EventRow>(em, `select ${eventColumns} from event where id = ?${lock ? ' for update' : ''}`, [eventId]);
+  const rows = await sql<EventRow>(
+    em,
+    `select ${eventColumns} from event where id = ?${lock ? ' for update' : ''}`,
+    [eventId],
+  );
   const event = rows[0];
   if (!event || event.status === 'draft') return null;
   if (event.visibility !== 'private') return { event, privateViewer: false };

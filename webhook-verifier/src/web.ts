@@ -44,17 +44,9 @@ async function hmac(secret: string, data: Uint8Array<ArrayBuffer>): Promise<Uint
   return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', await hmacKey(secret), data));
 }
 
-function fromHex(hex: string): Uint8Array {
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
-}
+const fromHex = (hex: string): Uint8Array => new Uint8Array(hex.match(/../g)!.map((byte) => Number.parseInt(byte, 16)));
 
-function toHex(bytes: Uint8Array): string {
-  let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
-  return hex;
-}
+const toHex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** Constant-time comparison of two digests: time depends on length only. */
 function equalDigests(a: Uint8Array, b: Uint8Array): boolean {

@@ -141,7 +141,11 @@ export const transcriptReadyEventSchema = z.object({
   type: z.literal('transcript.ready'),
   ...assetFields,
 });
-export const clipReadyEventSchema = z.object({ ...baseFields, type: z.literal('clip.ready'), ...assetFields });
+export const clipReadyEventSchema = z.object({
+  ...baseFields,
+  type: z.literal('clip.ready'),
+  ...assetFields,
+});
 export const questionCreatedEventSchema = z.object({
   ...baseFields,
   type: z.literal('question.created'),
@@ -182,4 +186,6 @@ export const webhookEventSchemas = {
 // Compile-time guard: the hand-written types and the schemas must describe the same bodies.
 type Exactly<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 type Expect<T extends true> = T;
-export type WebhookEventSchemaMatchesTypes = Expect<Exactly<z.infer<typeof webhookEventSchema>, WebhookEvent>>;
+export type WebhookEventSchemaMatchesTypes = Expect<
+  Exactly<z.infer<typeof webhookEventSchema>, WebhookEvent>
+>;

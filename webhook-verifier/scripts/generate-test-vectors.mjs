@@ -35,15 +35,28 @@ const PRETTY_BODY = `${JSON.stringify(
   2,
 )}\n`;
 
-const hmac = (secret, t, body) => createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.${body}`).digest('hex');
+const hmac = (secret, t, body) =>
+  createHmac('sha256', Buffer.from(secret, 'utf8')).update(`${t}.${body}`).digest('hex');
 const signature = (secrets, t, body) => `t=${t},${secrets.map((s) => `v1=${hmac(s, t, body)}`).join(',')}`;
 const headers = (sig, id, type) => ({ 'x-gc-signature': sig, 'x-gc-event-id': id, 'x-gc-event-type': type });
 
 function valid(name, { signerSecrets, verifierSecrets = signerSecrets, body, id, type, now = T }) {
-  return { name, signerSecrets, verifierSecrets, timestamp: T, body, headers: headers(signature(signerSecrets, T, body), id, type), now };
+  return {
+    name,
+    signerSecrets,
+    verifierSecrets,
+    timestamp: T,
+    body,
+    headers: headers(signature(signerSecrets, T, body), id, type),
+    now,
+  };
 }
 
-function invalid(name, expectedCode, { headers: h, body = REFERENCE_BODY, verifierSecrets = [SECRET], now = T }) {
+function invalid(
+  name,
+  expectedCode,
+  { headers: h, body = REFERENCE_BODY, verifierSecrets = [SECRET], now = T },
+) {
   return { name, expectedCode, verifierSecrets, body, headers: h, now };
 }
 
@@ -65,29 +78,103 @@ export function buildVectors() {
       units: 'timestamp and now are unix seconds; body is the exact raw body (UTF-8)',
     },
     valid: [
-      valid('decisions §7 reference vector', { signerSecrets: [SECRET], body: REFERENCE_BODY, id: ID, type: 'event.published' }),
-      valid('non-ASCII body is signed as UTF-8 bytes', { signerSecrets: [SECRET], body: QUESTION_BODY, id: QUESTION_ID, type: 'question.created' }),
-      valid('whitespace and newlines of the raw body are signed as sent', { signerSecrets: [SECRET], body: PRETTY_BODY, id: JOINED_ID, type: 'participant.joined' }),
-      valid('rotation: new and old secret sign, receiver still has the old one', { signerSecrets: [NEW_SECRET, SECRET], verifierSecrets: [SECRET], body: REFERENCE_BODY, id: ID, type: 'event.published' }),
-      valid('rotation: new and old secret sign, receiver already has the new one', { signerSecrets: [NEW_SECRET, SECRET], verifierSecrets: [NEW_SECRET], body: REFERENCE_BODY, id: ID, type: 'event.published' }),
-      valid('rotation: receiver configured with both secrets, old one signs', { signerSecrets: [SECRET], verifierSecrets: [NEW_SECRET, SECRET], body: REFERENCE_BODY, id: ID, type: 'event.published' }),
-      valid('timestamp exactly 300 s old', { signerSecrets: [SECRET], body: REFERENCE_BODY, id: ID, type: 'event.published', now: T + 300 }),
-      valid('timestamp exactly 300 s ahead', { signerSecrets: [SECRET], body: REFERENCE_BODY, id: ID, type: 'event.published', now: T - 300 }),
+      valid('decisions §7 reference vector', {
+        signerSecrets: [SECRET],
+        body: REFERENCE_BODY,
+        id: ID,
+        type: 'event.published',
+      }),
+      valid('non-ASCII body is signed as UTF-8 bytes', {
+        signerSecrets: [SECRET],
+        body: QUESTION_BODY,
+        id: QUESTION_ID,
+        type: 'question.created',
+      }),
+      valid('whitespace and newlines of the raw body are signed as sent', {
+        signerSecrets: [SECRET],
+        body: PRETTY_BODY,
+        id: JOINED_ID,
+        type: 'participant.joined',
+      }),
+      valid('rotation: new and old secret sign, receiver still has the old one', {
+        signerSecrets: [NEW_SECRET, SECRET],
+        verifierSecrets: [SECRET],
+        body: REFERENCE_BODY,
+        id: ID,
+        type: 'event.published',
+      }),
+      valid('rotation: new and old secret sign, receiver already has the new one', {
+        signerSecrets: [NEW_SECRET, SECRET],
+        verifierSecrets: [NEW_SECRET],
+        body: REFERENCE_BODY,
+        id: ID,
+        type: 'event.published',
+      }),
+      valid('rotation: receiver configured with both secrets, old one signs', {
+        signerSecrets: [SECRET],
+        verifierSecrets: [NEW_SECRET, SECRET],
+        body: REFERENCE_BODY,
+        id: ID,
+        type: 'event.published',
+      }),
+      valid('timestamp exactly 300 s old', {
+        signerSecrets: [SECRET],
+        body: REFERENCE_BODY,
+        id: ID,
+        type: 'event.published',
+        now: T + 300,
+      }),
+      valid('timestamp exactly 300 s ahead', {
+        signerSecrets: [SECRET],
+        body: REFERENCE_BODY,
+        id: ID,
+        type: 'event.published',
+        now: T - 300,
+      }),
     ],
     invalid: [
-      invalid('tampered body', 'signature_mismatch', { headers: refHeaders, body: REFERENCE_BODY.replace('published', 'started') }),
-      invalid('body re-serialized after JSON parsing', 'signature_mismatch', { headers: refHeaders, body: JSON.stringify(JSON.parse(REFERENCE_BODY), null, 2) }),
+      invalid('tampered body', 'signature_mismatch', {
+        headers: refHeaders,
+        body: REFERENCE_BODY.replace('published', 'started'),
+      }),
+      invalid('body re-serialized after JSON parsing', 'signature_mismatch', {
+        headers: refHeaders,
+        body: JSON.stringify(JSON.parse(REFERENCE_BODY), null, 2),
+      }),
       invalid('wrong secret', 'signature_mismatch', { headers: refHeaders, verifierSecrets: [NEW_SECRET] }),
-      invalid('secret without its whsec_ prefix', 'signature_mismatch', { headers: refHeaders, verifierSecrets: [SECRET.slice('whsec_'.length)] }),
-      invalid('stale timestamp (301 s old)', 'timestamp_out_of_tolerance', { headers: refHeaders, now: T + 301 }),
-      invalid('future timestamp (301 s ahead)', 'timestamp_out_of_tolerance', { headers: refHeaders, now: T - 301 }),
-      invalid('missing x-gc-signature', 'missing_header', { headers: { 'x-gc-event-id': ID, 'x-gc-event-type': 'event.published' } }),
-      invalid('missing x-gc-event-id', 'missing_header', { headers: { 'x-gc-signature': ref, 'x-gc-event-type': 'event.published' } }),
-      invalid('malformed header: no t=', 'malformed_header', { headers: { ...refHeaders, 'x-gc-signature': v1 } }),
-      invalid('malformed header: no v1=', 'malformed_header', { headers: { ...refHeaders, 'x-gc-signature': `t=${T}` } }),
-      invalid('malformed header: t is not unix seconds', 'malformed_header', { headers: { ...refHeaders, 'x-gc-signature': `t=2023-11-14T22:13:20Z,${v1}` } }),
-      invalid('malformed header: v1 is not 64 hex digits', 'malformed_header', { headers: { ...refHeaders, 'x-gc-signature': `t=${T},v1=${'z'.repeat(64)}` } }),
-      invalid('x-gc-event-id differs from the body id', 'id_mismatch', { headers: { ...refHeaders, 'x-gc-event-id': QUESTION_ID } }),
+      invalid('secret without its whsec_ prefix', 'signature_mismatch', {
+        headers: refHeaders,
+        verifierSecrets: [SECRET.slice('whsec_'.length)],
+      }),
+      invalid('stale timestamp (301 s old)', 'timestamp_out_of_tolerance', {
+        headers: refHeaders,
+        now: T + 301,
+      }),
+      invalid('future timestamp (301 s ahead)', 'timestamp_out_of_tolerance', {
+        headers: refHeaders,
+        now: T - 301,
+      }),
+      invalid('missing x-gc-signature', 'missing_header', {
+        headers: { 'x-gc-event-id': ID, 'x-gc-event-type': 'event.published' },
+      }),
+      invalid('missing x-gc-event-id', 'missing_header', {
+        headers: { 'x-gc-signature': ref, 'x-gc-event-type': 'event.published' },
+      }),
+      invalid('malformed header: no t=', 'malformed_header', {
+        headers: { ...refHeaders, 'x-gc-signature': v1 },
+      }),
+      invalid('malformed header: no v1=', 'malformed_header', {
+        headers: { ...refHeaders, 'x-gc-signature': `t=${T}` },
+      }),
+      invalid('malformed header: t is not unix seconds', 'malformed_header', {
+        headers: { ...refHeaders, 'x-gc-signature': `t=2023-11-14T22:13:20Z,${v1}` },
+      }),
+      invalid('malformed header: v1 is not 64 hex digits', 'malformed_header', {
+        headers: { ...refHeaders, 'x-gc-signature': `t=${T},v1=${'z'.repeat(64)}` },
+      }),
+      invalid('x-gc-event-id differs from the body id', 'id_mismatch', {
+        headers: { ...refHeaders, 'x-gc-event-id': QUESTION_ID },
+      }),
     ],
   };
 }

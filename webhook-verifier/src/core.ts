@@ -6,7 +6,12 @@
 import { WebhookVerificationError as Failure } from './errors';
 import type {
   SignInput,
-  VerifyOptions, WebhookEvent, WebhookHeaders, WebhookPayload, WebhookSecret } from './types';
+  VerifyOptions,
+  WebhookEvent,
+  WebhookHeaders,
+  WebhookPayload,
+  WebhookSecret,
+} from './types';
 
 export const SIGNATURE_HEADER = 'x-gc-signature';
 export const EVENT_ID_HEADER = 'x-gc-event-id';
@@ -30,7 +35,8 @@ export interface Delivery {
 }
 
 export function getHeader(headers: WebhookHeaders, name: string): string | undefined {
-  if (typeof headers.get === 'function') return (headers.get as (n: string) => string | null)(name) ?? undefined;
+  if (typeof headers.get === 'function')
+    return (headers.get as (n: string) => string | null)(name) ?? undefined;
   const record = headers as Record<string, string | readonly string[] | null | undefined>;
   let value = record[name];
   if (value === undefined) {
@@ -47,10 +53,7 @@ export function getHeader(headers: WebhookHeaders, name: string): string | undef
 function required(headers: WebhookHeaders, name: string): string {
   const value = getHeader(headers, name);
   if (!value) {
-    throw new Failure(
-      'missing_header',
-      `Missing ${name} header: is a proxy dropping x-gc-* headers?`,
-    );
+    throw new Failure('missing_header', `Missing ${name} header: is a proxy dropping x-gc-* headers?`);
   }
   return value;
 }
@@ -67,7 +70,11 @@ export function parseSignatureHeader(value: string): { t: number; v1: string[] }
     const eq = part.indexOf('=');
     const key = part.slice(0, eq).trim();
     const val = part.slice(eq + 1).trim();
-    if (eq < 0 || (key === 't' && (t >= 0 || !UNIX_SECONDS.test(val))) || (key === 'v1' && !HEX_DIGEST.test(val))) {
+    if (
+      eq < 0 ||
+      (key === 't' && (t >= 0 || !UNIX_SECONDS.test(val))) ||
+      (key === 'v1' && !HEX_DIGEST.test(val))
+    ) {
       throw malformed();
     }
     if (key === 't') t = Number(val);
@@ -97,14 +104,19 @@ export function toBody(payload: WebhookPayload): string | Uint8Array {
   if (typeof payload === 'string') return payload;
   if (payload instanceof Uint8Array) return payload;
   if (payload instanceof ArrayBuffer) return new Uint8Array(payload);
-  if (ArrayBuffer.isView(payload)) return new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (ArrayBuffer.isView(payload))
+    return new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
   throw new TypeError(
     'payload must be the raw body (string or bytes): was the body parsed before verification?',
   );
 }
 
 /** Reads everything the HMAC step needs; throws on missing or malformed headers. */
-export function readDelivery(payload: WebhookPayload, headers: WebhookHeaders, secret: WebhookSecret): Delivery {
+export function readDelivery(
+  payload: WebhookPayload,
+  headers: WebhookHeaders,
+  secret: WebhookSecret,
+): Delivery {
   const secrets = toSecrets(secret);
   const body = toBody(payload);
   if (!headers || typeof headers !== 'object') throw new TypeError('headers required');
@@ -113,9 +125,7 @@ export function readDelivery(payload: WebhookPayload, headers: WebhookHeaders, s
 }
 
 export function signatureMismatch(secrets: readonly string[]): Failure {
-  const hint = secrets.some((s) => !s.startsWith('whsec_'))
-    ? ' Keep its whsec_ prefix.'
-    : '';
+  const hint = secrets.some((s) => !s.startsWith('whsec_')) ? ' Keep its whsec_ prefix.' : '';
   return new Failure(
     'signature_mismatch',
     `No signature matches: was the body parsed before verification? Else check the signing secret.${hint}`,
@@ -154,7 +164,11 @@ export function toEvent(text: string, id: string): WebhookEvent {
 }
 
 /** Validates `sign()` input; `timestamp` defaults to now. */
-export function readSignInput(input: SignInput): { t: number; secrets: readonly string[]; body: string | Uint8Array } {
+export function readSignInput(input: SignInput): {
+  t: number;
+  secrets: readonly string[];
+  body: string | Uint8Array;
+} {
   const t = input.timestamp ?? Math.floor(Date.now() / 1000);
   if (!Number.isSafeInteger(t) || t < 0 || t > 1e11) throw new TypeError('timestamp must be unix seconds');
   return { t, secrets: toSecrets(input.secret), body: toBody(input.payload) };

@@ -25,6 +25,8 @@ export class WebhookVerificationError extends Error {
 
   /** `instanceof` also holds across the ESM, CJS, Node and Web copies of this package. */
   static override [Symbol.hasInstance](value: unknown): boolean {
-    return value instanceof Error && value.name === NAME && typeof (value as { code?: unknown }).code === 'string';
+    return (
+      value instanceof Error && value.name === NAME && typeof (value as { code?: unknown }).code === 'string'
+    );
   }
 }

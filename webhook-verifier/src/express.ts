@@ -62,12 +62,14 @@ export function webhookMiddleware<Req extends WebhookRequest, Res extends Webhoo
   options: WebhookMiddlewareOptions,
 ): Handler<Req, Res> {
   if (typeof express?.raw !== 'function') {
-    throw new TypeError('webhookMiddleware(express, options): pass the express module (it needs express.raw)');
+    throw new TypeError(
+      'webhookMiddleware(express, options): pass the express module (it needs express.raw)',
+    );
   }
-  const parseRaw = express.raw({ type: 'application/json', limit: options.limit ?? '1mb' }) as unknown as Handler<
-    Req,
-    Res
-  >;
+  const parseRaw = express.raw({
+    type: 'application/json',
+    limit: options.limit ?? '1mb',
+  }) as unknown as Handler<Req, Res>;
   const onError = options.onError ?? answer400;
   return (req, res, next) => {
     parseRaw(req, res, (parseError) => {

@@ -2,9 +2,17 @@
  * Node.js entry point (also picked by Bun): `node:crypto`, several times faster than
  * Web Crypto for small bodies, with synchronous variants.
  */
-import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { checkTimestamp, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
-import type { RequestLike, SignInput, VerifyOptions, WebhookEvent, WebhookHeaders, WebhookPayload, WebhookSecret } from './types';
+import type {
+  RequestLike,
+  SignInput,
+  VerifyOptions,
+  WebhookEvent,
+  WebhookHeaders,
+  WebhookPayload,
+  WebhookSecret,
+} from './types';
 
 export { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors';
 export type * from './types';
@@ -42,7 +50,11 @@ export function verifySync(
   if (!matched) throw signatureMismatch(secrets);
   checkTimestamp(t, options);
   const text =
-    typeof body === 'string' ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8');
+    typeof body === 'string'
+      ? body
+      : (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)).toString(
+          'utf8',
+        );
   return toEvent(text, id);
 }
 

@@ -3,7 +3,15 @@
  * any runtime with `globalThis.crypto.subtle`. No `node:*` import, no `Buffer`.
  */
 import { checkTimestamp, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
-import type { RequestLike, SignInput, VerifyOptions, WebhookEvent, WebhookHeaders, WebhookPayload, WebhookSecret } from './types';
+import type {
+  RequestLike,
+  SignInput,
+  VerifyOptions,
+  WebhookEvent,
+  WebhookHeaders,
+  WebhookPayload,
+  WebhookSecret,
+} from './types';
 
 export { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors';
 export type * from './types';
@@ -44,9 +52,11 @@ async function hmac(secret: string, data: Uint8Array<ArrayBuffer>): Promise<Uint
   return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', await hmacKey(secret), data));
 }
 
-const fromHex = (hex: string): Uint8Array => new Uint8Array(hex.match(/../g)!.map((byte) => Number.parseInt(byte, 16)));
+const fromHex = (hex: string): Uint8Array =>
+  new Uint8Array(hex.match(/../g)!.map((byte) => Number.parseInt(byte, 16)));
 
-const toHex = (bytes: Uint8Array): string => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+const toHex = (bytes: Uint8Array): string =>
+  Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
 
 /** Constant-time comparison of two digests: time depends on length only. */
 function equalDigests(a: Uint8Array, b: Uint8Array): boolean {

@@ -51,7 +51,9 @@ describe('webhook event schemas', () => {
   });
 
   it('reject an occurredAt that is not an ISO 8601 timestamp', () => {
-    expect(webhookEventSchema.safeParse({ ...base, occurredAt: 'yesterday', type: 'event.ended' }).success).toBe(false);
+    expect(
+      webhookEventSchema.safeParse({ ...base, occurredAt: 'yesterday', type: 'event.ended' }).success,
+    ).toBe(false);
   });
 
   it('reject an unknown type', () => {
@@ -65,7 +67,9 @@ describe('webhook event schemas', () => {
 
   it('require the per-type fields', () => {
     expect(webhookEventSchema.safeParse({ ...base, type: 'recording.ready' }).success).toBe(false);
-    expect(webhookEventSchema.safeParse({ ...base, type: 'question.created', questionId: 'q' }).success).toBe(false);
+    expect(webhookEventSchema.safeParse({ ...base, type: 'question.created', questionId: 'q' }).success).toBe(
+      false,
+    );
   });
 
   it('leave userId optional for anonymous viewers', () => {

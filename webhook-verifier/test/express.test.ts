@@ -1,9 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { webhookMiddleware } from '../dist/express.js';
-import { SECRET, reference } from './helpers';
+import { reference, SECRET } from './helpers';
 
 const received: unknown[] = [];
 let server: Server;
@@ -77,7 +77,9 @@ describe('Express middleware (@gathercast/webhook-verifier/express)', () => {
 
   it('answers 400 timestamp_out_of_tolerance for a replayed delivery', async () => {
     const response = await deliver('/webhooks', reference.body, reference.headers['x-gc-signature']);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('timestamp_out_of_tolerance');
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe(
+      'timestamp_out_of_tolerance',
+    );
   });
 
   it('lets onError answer failures its own way', async () => {

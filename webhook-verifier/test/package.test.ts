@@ -3,7 +3,7 @@
  * then loaded the ways consumers load it (require, import, a TypeScript compile, bundlers).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +15,8 @@ const NAME = '@gathercast/webhook-verifier';
 let project: string;
 let packedFiles: string[];
 
-const node = (file: string) => execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8' }).trim();
+const node = (file: string) =>
+  execFileSync(process.execPath, [file], { cwd: project, encoding: 'utf8' }).trim();
 const npm = (args: string[], cwd: string) =>
   execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
@@ -26,7 +27,10 @@ beforeAll(() => {
   ];
   packedFiles = packed.files.map((f) => f.path);
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-  npm(['install', `./${packed.filename}`, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], project);
+  npm(
+    ['install', `./${packed.filename}`, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
+    project,
+  );
 });
 
 afterAll(() => rmSync(project, { recursive: true, force: true }));
@@ -44,7 +48,15 @@ const check = (load: string) => `
 
 describe('the packed tarball', () => {
   it('ships dist, the test vectors and the README, not sources or tests', () => {
-    expect(packedFiles).toEqual(expect.arrayContaining(['dist/node.cjs', 'dist/web.js', 'dist/express.d.ts', 'test-vectors.json', 'README.md']));
+    expect(packedFiles).toEqual(
+      expect.arrayContaining([
+        'dist/node.cjs',
+        'dist/web.js',
+        'dist/express.d.ts',
+        'test-vectors.json',
+        'README.md',
+      ]),
+    );
     expect(packedFiles.filter((f) => /^(src|test|scripts)\//.test(f))).toEqual([]);
   });
 
@@ -56,7 +68,9 @@ describe('the packed tarball', () => {
   it('has type declarations that import neither zod nor @gathercast/contract', () => {
     const dist = join(project, 'node_modules', NAME, 'dist');
     for (const file of readdirSync(dist).filter((f) => /\.d\.c?ts$/.test(f))) {
-      expect(readFileSync(join(dist, file), 'utf8'), file).not.toMatch(/zod|@gathercast\/contract|contract\/src/);
+      expect(readFileSync(join(dist, file), 'utf8'), file).not.toMatch(
+        /zod|@gathercast\/contract|contract\/src/,
+      );
     }
   });
 
@@ -67,8 +81,13 @@ describe('the packed tarball', () => {
         vectors: require('${NAME}/test-vectors.json') };${check('require')}`,
     );
     expect(JSON.parse(node('check.cjs'))).toEqual({
-      load: 'require', type: 'event.published', web: true, code: 'signature_mismatch',
-      sync: 'function', webSync: 'undefined', express: 'function',
+      load: 'require',
+      type: 'event.published',
+      web: true,
+      code: 'signature_mismatch',
+      sync: 'function',
+      webSync: 'undefined',
+      express: 'function',
     });
   });
 
@@ -79,7 +98,12 @@ describe('the packed tarball', () => {
        import { createRequire } from 'node:module';
        const gc = { node: nodeEntry, web, express, vectors: createRequire(import.meta.url)('${NAME}/test-vectors.json') };${check('import')}`,
     );
-    expect(JSON.parse(node('check.mjs'))).toMatchObject({ load: 'import', sync: 'function', webSync: 'undefined', web: true });
+    expect(JSON.parse(node('check.mjs'))).toMatchObject({
+      load: 'import',
+      sync: 'function',
+      webSync: 'undefined',
+      web: true,
+    });
   });
 
   it('type-checks a strict TypeScript consumer without DOM or Node types', () => {
@@ -103,21 +127,37 @@ describe('the packed tarball', () => {
     writeFileSync(
       join(project, 'tsconfig.json'),
       JSON.stringify({
-        compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022'], types: [] },
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          lib: ['es2022'],
+          types: [],
+        },
         files: ['consumer.ts'],
       }),
     );
-    const tsc = spawnSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], {
-      cwd: project,
-      encoding: 'utf8',
-    });
+    const tsc = spawnSync(
+      process.execPath,
+      [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'],
+      {
+        cwd: project,
+        encoding: 'utf8',
+      },
+    );
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   });
 
   it.each([
     ['browser', { platform: 'browser' as const }, 'web.js'],
-    ['Cloudflare Workers', { platform: 'neutral' as const, conditions: ['workerd', 'worker', 'import'] }, 'web.js'],
+    [
+      'Cloudflare Workers',
+      { platform: 'neutral' as const, conditions: ['workerd', 'worker', 'import'] },
+      'web.js',
+    ],
     ['Node', { platform: 'node' as const, format: 'esm' as const }, 'node.js'],
   ])('resolves the %s build through package exports', (_, options, file) => {
     const result = buildSync({

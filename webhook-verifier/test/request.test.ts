@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SECRET, atReference, entries, failure, reference } from './helpers';
+import { atReference, entries, failure, reference, SECRET } from './helpers';
 
 const url = 'https://receiver.test/api/webhooks';
 
@@ -10,8 +10,14 @@ describe.each(Object.entries(entries))('verifyRequest, %s', (_, gc) => {
   });
 
   it('rejects a Request whose body was altered', async () => {
-    const request = new Request(url, { method: 'POST', body: `${reference.body} `, headers: reference.headers });
-    expect((await failure(() => gc.verifyRequest(request, SECRET, atReference))).code).toBe('signature_mismatch');
+    const request = new Request(url, {
+      method: 'POST',
+      body: `${reference.body} `,
+      headers: reference.headers,
+    });
+    expect((await failure(() => gc.verifyRequest(request, SECRET, atReference))).code).toBe(
+      'signature_mismatch',
+    );
   });
 
   it('rejects a Request without the signature header', async () => {

@@ -20,21 +20,31 @@ describe.each(Object.entries(entries))('%s', (_, entry) => {
     expect(event).toEqual(JSON.parse(v.body));
   });
 
-  it.each(vectors.invalid.map((v) => [v.name, v] as const))('rejects invalid vector: %s', async (_name, v) => {
-    const error = await failure(() => entry.verify(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) }));
-    expect(error).toBeInstanceOf(entry.WebhookVerificationError);
-    expect(error.code).toBe(v.expectedCode);
-  });
+  it.each(vectors.invalid.map((v) => [v.name, v] as const))(
+    'rejects invalid vector: %s',
+    async (_name, v) => {
+      const error = await failure(() =>
+        entry.verify(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) }),
+      );
+      expect(error).toBeInstanceOf(entry.WebhookVerificationError);
+      expect(error.code).toBe(v.expectedCode);
+    },
+  );
 
-  it.each(vectors.valid.map((v) => [v.name, v] as const))('sign() reproduces the header of: %s', async (_name, v) => {
-    const header = await entry.sign({ secret: v.signerSecrets, payload: v.body, timestamp: v.timestamp });
-    expect(header).toBe(v.headers['x-gc-signature']);
-  });
+  it.each(vectors.valid.map((v) => [v.name, v] as const))(
+    'sign() reproduces the header of: %s',
+    async (_name, v) => {
+      const header = await entry.sign({ secret: v.signerSecrets, payload: v.body, timestamp: v.timestamp });
+      expect(header).toBe(v.headers['x-gc-signature']);
+    },
+  );
 });
 
 describe.each(Object.entries(nodeEntries))('%s, synchronous API', (_, entry) => {
   it.each(vectors.valid.map((v) => [v.name, v] as const))('verifySync accepts: %s', (_name, v) => {
-    expect(entry.verifySync(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) })).toEqual(JSON.parse(v.body));
+    expect(entry.verifySync(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) })).toEqual(
+      JSON.parse(v.body),
+    );
   });
 
   it.each(vectors.invalid.map((v) => [v.name, v] as const))('verifySync rejects: %s', (_name, v) => {

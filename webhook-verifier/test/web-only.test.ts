@@ -2,13 +2,14 @@
  * The web entry in a runtime that has Web Crypto and nothing of Node:
  * no Buffer, no require, no process, no node:crypto (as in Workers or a browser).
  */
-import { readFileSync } from 'node:fs';
+
 import { webcrypto } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { buildSync } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { clockAt, packageDir, vectors } from './helpers';
 import type { WebEntry } from './helpers';
+import { clockAt, packageDir, vectors } from './helpers';
 
 function webOnlyContext(): vm.Context {
   const context = vm.createContext({
@@ -72,7 +73,9 @@ describe.each([
 
   it('rejects every invalid vector with its code', async () => {
     for (const v of vectors.invalid) {
-      await expect(gc.verify(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) })).rejects.toMatchObject({
+      await expect(
+        gc.verify(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) }),
+      ).rejects.toMatchObject({
         code: v.expectedCode,
       });
     }
@@ -80,8 +83,14 @@ describe.each([
 
   it('verifies a Request read by verifyRequest', async () => {
     const v = vectors.valid[1];
-    const request = new Request('https://receiver.test/webhooks', { method: 'POST', body: v.body, headers: v.headers });
-    await expect(gc.verifyRequest(request, v.verifierSecrets, { now: clockAt(v.now) })).resolves.toMatchObject({
+    const request = new Request('https://receiver.test/webhooks', {
+      method: 'POST',
+      body: v.body,
+      headers: v.headers,
+    });
+    await expect(
+      gc.verifyRequest(request, v.verifierSecrets, { now: clockAt(v.now) }),
+    ).resolves.toMatchObject({
       type: 'question.created',
     });
   });

@@ -25,7 +25,10 @@ function gcDeliveries(payloads) {
 
 /** What a receiver writes by hand with node:crypto: HMAC the message, compare in constant time. */
 function bare(payloads, { parse, buffer = false }) {
-  const deliveries = gcDeliveries(payloads).map((d) => ({ ...d, v1: d.headers['x-gc-signature'].split('v1=')[1] }));
+  const deliveries = gcDeliveries(payloads).map((d) => ({
+    ...d,
+    v1: d.headers['x-gc-signature'].split('v1=')[1],
+  }));
   return (i) => {
     const d = deliveries[i];
     const body = buffer ? d.bytes : d.body;
@@ -43,7 +46,11 @@ function standardWebhooks(payloads) {
     const signature = wh.sign(p.id, at, p.body);
     return {
       body: p.body,
-      headers: { 'webhook-id': p.id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature },
+      headers: {
+        'webhook-id': p.id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
     };
   });
   return (i) => wh.verify(deliveries[i].body, deliveries[i].headers);
@@ -69,13 +76,37 @@ export function buildCases(payloads) {
   const BARE_PARSE = 'bare node:crypto + JSON.parse';
   const BARE_PARSE_BUFFER = 'bare node:crypto + JSON.parse (Buffer body)';
   return [
-    { name: 'bare node:crypto (createHmac + timingSafeEqual)', kind: 'sync', baseline: true, fn: bare(payloads, { parse: false }) },
+    {
+      name: 'bare node:crypto (createHmac + timingSafeEqual)',
+      kind: 'sync',
+      baseline: true,
+      fn: bare(payloads, { parse: false }),
+    },
     { name: BARE_PARSE, kind: 'sync', fn: bare(payloads, { parse: true }) },
     { name: BARE_PARSE_BUFFER, kind: 'sync', fn: bare(payloads, { parse: true, buffer: true }) },
-    { name: 'gathercast verifySync (string body)', kind: 'sync', sameAs: BARE_PARSE, fn: (i) => gcNode.verifySync(gc[i].body, gc[i].headers, GC_SECRET) },
-    { name: 'gathercast verifySync (Buffer body)', kind: 'sync', sameAs: BARE_PARSE_BUFFER, fn: (i) => gcNode.verifySync(gc[i].bytes, gc[i].headers, GC_SECRET) },
-    { name: 'gathercast verify, Node entry (async)', kind: 'async', sameAs: BARE_PARSE, fn: (i) => gcNode.verify(gc[i].body, gc[i].headers, GC_SECRET) },
-    { name: 'gathercast verify, Web entry (async, Web Crypto)', kind: 'async', fn: (i) => gcWeb.verify(gc[i].body, gc[i].headers, GC_SECRET) },
+    {
+      name: 'gathercast verifySync (string body)',
+      kind: 'sync',
+      sameAs: BARE_PARSE,
+      fn: (i) => gcNode.verifySync(gc[i].body, gc[i].headers, GC_SECRET),
+    },
+    {
+      name: 'gathercast verifySync (Buffer body)',
+      kind: 'sync',
+      sameAs: BARE_PARSE_BUFFER,
+      fn: (i) => gcNode.verifySync(gc[i].bytes, gc[i].headers, GC_SECRET),
+    },
+    {
+      name: 'gathercast verify, Node entry (async)',
+      kind: 'async',
+      sameAs: BARE_PARSE,
+      fn: (i) => gcNode.verify(gc[i].body, gc[i].headers, GC_SECRET),
+    },
+    {
+      name: 'gathercast verify, Web entry (async, Web Crypto)',
+      kind: 'async',
+      fn: (i) => gcWeb.verify(gc[i].body, gc[i].headers, GC_SECRET),
+    },
     { name: 'standardwebhooks Webhook#verify', kind: 'sync', fn: standardWebhooks(payloads) },
     { name: 'stripe.webhooks.constructEvent', kind: 'sync', fn: stripe(payloads) },
   ];

@@ -38,5 +38,9 @@ export async function measureAll(cases, n, { rounds, sampleMs, warmupMs }) {
   for (let r = 0; r < rounds; r++) {
     for (const c of cases) rates.get(c).push(await sample(c, n, sampleMs));
   }
-  return cases.map((c) => ({ ...c, opsPerSec: median(rates.get(c)), bestOpsPerSec: Math.max(...rates.get(c)) }));
+  return cases.map((c) => ({
+    ...c,
+    opsPerSec: median(rates.get(c)),
+    bestOpsPerSec: Math.max(...rates.get(c)),
+  }));
 }

@@ -17,7 +17,8 @@ function onePayload(index) {
   const room = PAYLOAD_BYTES - Buffer.byteLength(JSON.stringify(event));
   event.text = filler.repeat(Math.ceil(room / filler.length)).slice(0, room);
   const body = JSON.stringify(event);
-  if (Buffer.byteLength(body) !== PAYLOAD_BYTES) throw new Error(`payload is ${Buffer.byteLength(body)} bytes`);
+  if (Buffer.byteLength(body) !== PAYLOAD_BYTES)
+    throw new Error(`payload is ${Buffer.byteLength(body)} bytes`);
   return { id: event.id, body, bytes: Buffer.from(body) };
 }
 

@@ -15,5 +15,9 @@ export async function webEntrySize() {
     write: false,
   });
   const code = result.outputFiles[0].contents;
-  return { minified: code.length, gzipped: gzipSync(code).length, gzippedBest: gzipSync(code, { level: 9 }).length };
+  return {
+    minified: code.length,
+    gzipped: gzipSync(code).length,
+    gzippedBest: gzipSync(code, { level: 9 }).length,
+  };
 }

@@ -5,7 +5,7 @@
 //   import { verify, WebhookVerificationError } from '@gathercast/webhook-verifier';
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { WebhookVerificationError, sign, verify } from '../webhook-verifier/dist/node.js';
+import { sign, verify, WebhookVerificationError } from '../webhook-verifier/dist/node.js';
 
 const secret = process.env.GATHERCAST_WEBHOOK_SECRET ?? 'whsec_test_0123456789abcdef';
 

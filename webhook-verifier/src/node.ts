@@ -3,7 +3,7 @@
  * Web Crypto for small bodies, with synchronous variants.
  */
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
-import { checkTimestamp, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
+import { checkTimestamp, malformed, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
 import type {
   RequestLike,
   SignInput,
@@ -30,6 +30,13 @@ function hmacKey(secret: string): KeyObject {
   return key;
 }
 
+/** Decodes one `v1=` value. Node's hex decoder stops at the first non-hex pair, so 32 bytes from 64 characters means all were hex. */
+function fromHex(hex: string): Buffer {
+  const digest = Buffer.from(hex, 'hex');
+  if (hex.length !== 64 || digest.length !== 32) throw malformed();
+  return digest;
+}
+
 function hmac(secret: string, t: number, body: string | Uint8Array): Buffer {
   return createHmac('sha256', hmacKey(secret)).update(`${t}.`).update(body).digest();
 }
@@ -42,10 +49,11 @@ export function verifySync(
   options?: VerifyOptions,
 ): WebhookEvent {
   const { t, v1, id, secrets, body } = readDelivery(payload, headers, secret);
+  const expected = v1.map(fromHex);
   let matched = false;
   for (const s of secrets) {
     const mac = hmac(s, t, body);
-    for (const hex of v1) matched = timingSafeEqual(mac, Buffer.from(hex, 'hex')) || matched;
+    for (const digest of expected) matched = timingSafeEqual(mac, digest) || matched;
   }
   if (!matched) throw signatureMismatch(secrets);
   checkTimestamp(t, options);

@@ -2,7 +2,7 @@
  * Web Crypto entry point: Deno, Bun, Cloudflare Workers, Vercel Edge, browsers and
  * any runtime with `globalThis.crypto.subtle`. No `node:*` import, no `Buffer`.
  */
-import { checkTimestamp, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
+import { checkTimestamp, malformed, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
 import type {
   RequestLike,
   SignInput,
@@ -52,8 +52,11 @@ async function hmac(secret: string, data: Uint8Array<ArrayBuffer>): Promise<Uint
   return new Uint8Array(await globalThis.crypto.subtle.sign('HMAC', await hmacKey(secret), data));
 }
 
-const fromHex = (hex: string): Uint8Array =>
-  new Uint8Array(hex.match(/../g)!.map((byte) => Number.parseInt(byte, 16)));
+/** Decodes one `v1=` value; anything but 64 hex digits makes the header malformed. */
+function fromHex(hex: string): Uint8Array {
+  if (!/^[\da-f]{64}$/i.test(hex)) throw malformed();
+  return new Uint8Array(hex.match(/../g)!.map((byte) => Number.parseInt(byte, 16)));
+}
 
 const toHex = (bytes: Uint8Array): string =>
   Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');

@@ -94,6 +94,23 @@ describe.each(Object.entries(entries))('%s', (_, gc) => {
       );
     });
 
+    it('rejects a v1= whose last two digits are not hex as malformed', async () => {
+      const [t, v1] = headers['x-gc-signature'].split(',');
+      const header = `${t},${v1.slice(0, -2)}zz`;
+      const error = await failure(() =>
+        gc.verify(body, { ...headers, 'x-gc-signature': header }, SECRET, atReference),
+      );
+      expect(error.code).toBe('malformed_header');
+    });
+
+    it('rejects a v1= of the wrong length as malformed', async () => {
+      const header = `${headers['x-gc-signature']}00`;
+      const error = await failure(() =>
+        gc.verify(body, { ...headers, 'x-gc-signature': header }, SECRET, atReference),
+      );
+      expect(error.code).toBe('malformed_header');
+    });
+
     it('matches any of several v1= against any of several secrets', async () => {
       const other = 'whsec_other';
       const header = await gc.sign({

@@ -4,14 +4,14 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { buildCases } from './lib/cases.mjs';
-import { measureAll } from './lib/measure.mjs';
+import { measureAll, pairedRatio } from './lib/measure.mjs';
 import { makePayloads, PAYLOAD_BYTES } from './lib/payloads.mjs';
 import { webEntrySize } from './lib/size.mjs';
 
 const quick = process.argv.includes('--quick');
 const settings = quick
-  ? { rounds: 3, sampleMs: 100, warmupMs: 50 }
-  : { rounds: 15, sampleMs: 100, warmupMs: 300 };
+  ? { rounds: 10, sampleMs: 20, warmupMs: 50 }
+  : { rounds: 60, sampleMs: 20, warmupMs: 300 };
 const TARGET_RATIO = 0.9;
 const TARGET_GZIP = 2048;
 
@@ -30,11 +30,12 @@ for (const c of cases) for (let i = 0; i < payloads.length; i++) await c.fn(i);
 
 console.log(
   `node ${process.version}, ${payloads.length} distinct ${PAYLOAD_BYTES}-byte payloads, ` +
-    `${settings.rounds} interleaved rounds x ${settings.sampleMs} ms per case; median calls per CPU-second\n`,
+    `${settings.rounds} interleaved rounds x ${settings.sampleMs} ms per case; median calls per CPU-second;\n` +
+    'ratios are medians of per-round ratios\n',
 );
 const results = await measureAll(cases, payloads.length, settings);
 const byName = new Map(results.map((r) => [r.name, r]));
-const baseline = results.find((r) => r.baseline).opsPerSec;
+const baseline = results.find((r) => r.baseline);
 const width = Math.max(...results.map((r) => r.name.length));
 const pct = (x) => `${(x * 100).toFixed(0)} %`;
 const col = (text, n) => String(text).padStart(n);
@@ -42,16 +43,16 @@ console.log(
   `${'case'.padEnd(width)}  ${col('ops/s', 9)}  ${col('µs/op', 7)}  ${col('vs bare', 7)}  vs same work`,
 );
 for (const r of results) {
-  const same = r.sameAs ? pct(r.opsPerSec / byName.get(r.sameAs).opsPerSec) : '';
+  const same = r.sameAs ? pct(pairedRatio(r, byName.get(r.sameAs))) : '';
   console.log(
     `${r.name.padEnd(width)}  ${col(Math.round(r.opsPerSec).toLocaleString('en-US'), 9)}  ` +
-      `${col((1e6 / r.opsPerSec).toFixed(2), 7)}  ${col(pct(r.opsPerSec / baseline), 7)}  ${same}`,
+      `${col((1e6 / r.opsPerSec).toFixed(2), 7)}  ${col(pct(pairedRatio(r, baseline)), 7)}  ${same}`,
   );
 }
 
 const ours = results.filter((r) => r.sameAs);
-const worstSame = Math.min(...ours.map((r) => r.opsPerSec / byName.get(r.sameAs).opsPerSec));
-const worstBare = Math.min(...ours.map((r) => r.opsPerSec / baseline));
+const worstSame = Math.min(...ours.map((r) => pairedRatio(r, byName.get(r.sameAs))));
+const worstBare = Math.min(...ours.map((r) => pairedRatio(r, baseline)));
 const size = await webEntrySize();
 console.log(
   `\nweb entry: ${size.minified} B minified, ${size.gzipped} B gzipped (level 9: ${size.gzippedBest} B)`,

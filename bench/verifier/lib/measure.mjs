@@ -26,11 +26,11 @@ export async function sample({ fn, kind }, n, ms) {
   return (calls * 1000) / Math.max(cpuMs() - cpuStart, 0.001);
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+export const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
- * Interleaves the cases round by round, so drift in machine state hits all of them alike,
- * and keeps each case's median rate.
+ * Interleaves the cases in many short rounds, so changes in machine load hit all of them alike.
+ * Returns each case's rate per round (`rates`) and their median (`opsPerSec`).
  */
 export async function measureAll(cases, n, { rounds, sampleMs, warmupMs }) {
   for (const c of cases) await sample(c, n, warmupMs);
@@ -38,9 +38,8 @@ export async function measureAll(cases, n, { rounds, sampleMs, warmupMs }) {
   for (let r = 0; r < rounds; r++) {
     for (const c of cases) rates.get(c).push(await sample(c, n, sampleMs));
   }
-  return cases.map((c) => ({
-    ...c,
-    opsPerSec: median(rates.get(c)),
-    bestOpsPerSec: Math.max(...rates.get(c)),
-  }));
+  return cases.map((c) => ({ ...c, rates: rates.get(c), opsPerSec: median(rates.get(c)) }));
 }
+
+/** Median over rounds of a / b measured in the same round: robust to load that drifts between rounds. */
+export const pairedRatio = (a, b) => median(a.rates.map((rate, round) => rate / b.rates[round]));

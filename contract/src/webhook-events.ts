@@ -25,9 +25,9 @@ export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 
-export const participantRoles = ['host', 'speaker', 'participant', 'viewer', 'workspace_admin'] as const;
-export type ParticipantRole = (typeof participantRoles)[number];
-export const participantRoleSchema = z.enum(participantRoles);
+export const webhookParticipantRoles = ['host', 'speaker', 'participant', 'viewer', 'workspace_admin'] as const;
+export type WebhookParticipantRole = (typeof webhookParticipantRoles)[number];
+export const webhookParticipantRoleSchema = z.enum(webhookParticipantRoles);
 
 /** Fields carried by every delivery. */
 export interface WebhookEventBase<T extends WebhookEventType> {
@@ -41,15 +41,15 @@ export interface WebhookEventBase<T extends WebhookEventType> {
   occurredAt: string;
 }
 
-export interface ParticipantFields {
+interface ParticipantFields {
   participantId: string;
   /** Set for signed-in participants only. */
   userId?: string;
   anonymous: boolean;
-  role: ParticipantRole;
+  role: WebhookParticipantRole;
 }
 
-export interface AssetFields {
+interface AssetFields {
   assetId: string;
 }
 
@@ -102,7 +102,7 @@ const participantFields = {
   participantId: z.string(),
   userId: z.string().optional(),
   anonymous: z.boolean(),
-  role: participantRoleSchema,
+  role: webhookParticipantRoleSchema,
 };
 
 const assetFields = { assetId: z.string() };

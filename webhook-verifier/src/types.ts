@@ -7,13 +7,13 @@ export type {
   EventStartedEvent,
   ParticipantJoinedEvent,
   ParticipantLeftEvent,
-  ParticipantRole,
   QuestionCreatedEvent,
   RecordingReadyEvent,
   TranscriptReadyEvent,
   WebhookEvent,
   WebhookEventOf,
   WebhookEventType,
+  WebhookParticipantRole,
 } from '../../contract/src/webhook-events';
 
 /** The raw request body, exactly as received: never the parsed JSON. */

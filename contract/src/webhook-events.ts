@@ -25,7 +25,13 @@ export type WebhookEventType = (typeof webhookEventTypes)[number];
 
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 
-export const webhookParticipantRoles = ['host', 'speaker', 'participant', 'viewer', 'workspace_admin'] as const;
+export const webhookParticipantRoles = [
+  'host',
+  'speaker',
+  'participant',
+  'viewer',
+  'workspace_admin',
+] as const;
 export type WebhookParticipantRole = (typeof webhookParticipantRoles)[number];
 export const webhookParticipantRoleSchema = z.enum(webhookParticipantRoles);
 

@@ -17,14 +17,14 @@ import type {
 export { WebhookVerificationError, type WebhookVerificationErrorCode } from './errors';
 export type * from './types';
 
-/** One KeyObject per secret: spares re-encoding the key on every delivery. */
-const keys = new Map<string, KeyObject>();
+/** Each secret's UTF-8 bytes, encoded once: a Buffer key is the fastest `createHmac` takes. */
+const keys = new Map<string, Buffer>();
 
-function hmacKey(secret: string): KeyObject {
+function hmacKey(secret: string): Buffer {
   let key = keys.get(secret);
   if (!key) {
     if (keys.size >= 16) keys.clear();
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    key = Buffer.from(secret, 'utf8');
     keys.set(secret, key);
   }
   return key;

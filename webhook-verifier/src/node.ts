@@ -2,7 +2,7 @@
  * Node.js entry point (also picked by Bun): `node:crypto`, several times faster than
  * Web Crypto for small bodies, with synchronous variants.
  */
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { checkTimestamp, malformed, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
 import type {
   RequestLike,

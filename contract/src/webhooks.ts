@@ -1,11 +1,10 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { commonErrors, idParams, isoTimestamp, meta, noContent, paginationQuery, uuid } from './common';
-import { webhookEventTypes } from './webhook-events';
+import { webhookEventTypeSchema } from './webhook-events';
 
 const c = initContract();
 
-export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 
 export const webhookEndpointSchema = z.object({
   id: uuid,

@@ -1,6 +1,9 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, idParams, isoTimestamp, meta, noContent, paginationQuery, uuid } from './common';
+import { commonErrors, idParams, isoTimestamp, meta, noContent, paginationQuery, uuid } from './common';
 import { webhookEventTypes } from './webhook-events';
+
+const c = initContract();
 
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
 

@@ -4,15 +4,15 @@
  * credential. The bypass exists only here (through createApp's benchmark-only option); no
  * configuration of the real server reaches it.
  */
-import type { RequestHandler } from 'express';
 import { loadConfig } from '../../../server/src/config';
+import type { AppOptions } from '../../../server/src/http/app';
 import { createLogger } from '../../../server/src/logger';
 import { startServer } from '../../../server/src/server';
 
 const [mode, workspaceId] = process.argv.slice(2);
 if (mode !== 'auth' && mode !== 'bypass') throw new Error('usage: serve.ts auth|bypass [workspaceId]');
 
-const bypass: RequestHandler = (req, _res, next) => {
+const bypass: NonNullable<AppOptions['authenticateOverride']> = (req, _res, next) => {
   req.auth = { platform: false, workspaceId, access: 'apiKey' };
   next();
 };

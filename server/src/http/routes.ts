@@ -2,7 +2,11 @@ import { contract } from '@gathercast/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { AppContext } from '../app-context';
+import { idpRoutes } from '../accounts/idp-routes';
+import { accountsRoutes } from '../accounts/routes';
 import { devRoutes } from '../dev/routes';
+import { invitesRoutes } from '../invites/routes';
+import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
 import { problem } from './problem';
 
 /**
@@ -12,6 +16,12 @@ import { problem } from './problem';
 export function domainRouters(ctx: AppContext): Record<string, unknown> {
   return {
     dev: devRoutes(ctx),
+    accounts: accountsRoutes(ctx),
+    idp: idpRoutes(ctx),
+    workspaces: workspacesRoutes(ctx),
+    members: membersRoutes(ctx),
+    apiKeys: apiKeysRoutes(ctx),
+    invites: invitesRoutes(ctx),
   };
 }
 

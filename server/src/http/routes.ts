@@ -29,7 +29,10 @@ const notImplemented = (route: AppRoute) => async () => {
   throw problem('not_implemented', `${route.method} ${route.path} is not available yet`);
 };
 
-export function completeRouter(router: AppRouter, implemented: Record<string, unknown> | undefined): any {
+export function completeRouter(
+  router: AppRouter,
+  implemented: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(router)) {
     const impl = implemented?.[key];

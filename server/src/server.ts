@@ -5,8 +5,9 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
-import { DevMailer } from './email/mailer';
-import { createApp } from './http/app';
+import { createMailer } from './email/create-mailer';
+import { type AppOptions, createApp } from './http/app';
+import { createRateLimitStore } from './http/rate-limit';
 import { DomainEventBus } from './lib/domain-events';
 
 export interface RunningServer {
@@ -19,7 +20,7 @@ export interface RunningServer {
 
 const drainTimeoutMs = 10_000;
 
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger, appOptions: AppOptions = {}): Promise<RunningServer> {
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -28,8 +29,9 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   const orm = await openOrm(databaseUrl, logger);
   await migrate(orm, databaseUrl);
-  const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: new DevMailer(logger) };
-  const app = createApp(ctx);
+  const rateLimits = createRateLimitStore(orm, config.redisUrl);
+  const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
+  const app = createApp(ctx, appOptions);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -56,6 +58,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         });
         server.closeIdleConnections();
       });
+      await rateLimits.close();
       await orm.close(true);
       await embedded?.stop();
       logger.info('stopped');

@@ -220,7 +220,7 @@ describe('delete', () => {
     expect(await rejection(gc.events.get({ params: { id: event.id } }))).toMatchObject({ status: 404 });
   });
 
-  it('removes phases, memberships, registrations, entry tokens, questions and votes with it', async () => {
+  it('removes phases, memberships, registrations, entry tokens, questions, votes and invites with it', async () => {
     const event = await gc.events.create({
       body: { ...basic, visibility: 'public', phases: [{ modality: 'meeting' }] },
     });
@@ -236,6 +236,11 @@ describe('delete', () => {
         [event.id],
       );
       await db.query(`insert into question_vote (question_id, voter_key) values ($1, 'v1')`, [q.rows[0].id]);
+      await db.query(
+        `insert into invite (id, workspace_id, kind, role, event_id, token_hash, expires_at)
+         values (gen_random_uuid(), $1, 'event', 'host', $2, md5(random()::text), now() + interval '1 day')`,
+        [ws.workspaceId, event.id],
+      );
     });
     await gc.events.delete({ params: { id: event.id } });
     const counts = await withDb(t.databaseUrl, async (db) => {
@@ -246,6 +251,7 @@ describe('delete', () => {
         membership: await one('event_membership', 'event_id = $1'),
         registration: await one('registration', 'event_id = $1'),
         question: await one('question', 'event_id = $1'),
+        invite: await one('invite', 'event_id = $1'),
         votes: await one(
           'question_vote v',
           'not exists (select 1 from question q where q.id = v.question_id) and $1::uuid is not null',
@@ -256,7 +262,15 @@ describe('delete', () => {
         ),
       };
     });
-    expect(counts).toEqual({ phase: 0, membership: 0, registration: 0, question: 0, votes: 0, tokens: 0 });
+    expect(counts).toEqual({
+      phase: 0,
+      membership: 0,
+      registration: 0,
+      question: 0,
+      invite: 0,
+      votes: 0,
+      tokens: 0,
+    });
   });
 
   it('answers 404 for another workspace’s event and leaves it alone', async () => {

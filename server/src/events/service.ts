@@ -167,7 +167,7 @@ export async function updateEvent(
   });
 }
 
-/** Permanent: phases, Q&A, invites, memberships and registrations go by foreign-key cascade; sessions scoped to it too. */
+/** Permanent: phases, Q&A, memberships and registrations go by foreign-key cascade; its invites and sessions too. */
 export async function deleteEvent(em: EntityManager, actor: Actor, eventId: string): Promise<void> {
   await em.transactional(async (tx) => {
     const rows = await sql<{ id: string }>(
@@ -176,6 +176,8 @@ export async function deleteEvent(em: EntityManager, actor: Actor, eventId: stri
       [eventId, actor.workspaceId],
     );
     if (!rows[0]) throw notFound('Event');
+    // invite.event_id carries no foreign key (the identity migration stays independent of this one).
+    await sql(tx, 'delete from invite where event_id = ?', [eventId]);
     await sql(tx, 'delete from session where event_id = ?', [eventId]);
   });
 }

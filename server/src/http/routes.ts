@@ -1,12 +1,16 @@
 import { contract } from '@gathercast/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
+import { idpRoutes } from '../accounts/idp-routes';
+import { accountsRoutes } from '../accounts/routes';
 import type { AppContext } from '../app-context';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
+import { invitesRoutes } from '../invites/routes';
 import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
 import { phasesRoutes } from '../phases/routes';
 import { publicRoutes } from '../public/routes';
+import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
 import { problem } from './problem';
 
 /**
@@ -22,6 +26,12 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     memberships: membershipsRoutes(),
     questions: questionsRoutes(),
     public: publicRoutes(ctx),
+    accounts: accountsRoutes(ctx),
+    idp: idpRoutes(ctx),
+    workspaces: workspacesRoutes(ctx),
+    members: membersRoutes(ctx),
+    apiKeys: apiKeysRoutes(ctx),
+    invites: invitesRoutes(ctx),
   };
 }
 
@@ -29,7 +39,10 @@ const notImplemented = (route: AppRoute) => async () => {
   throw problem('not_implemented', `${route.method} ${route.path} is not available yet`);
 };
 
-export function completeRouter(router: AppRouter, implemented: Record<string, unknown> | undefined): any {
+export function completeRouter(
+  router: AppRouter,
+  implemented: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(router)) {
     const impl = implemented?.[key];

@@ -106,6 +106,15 @@ describe('public event view', () => {
     expect(view.visibility).toBe('private');
   });
 
+  it('shows a private event to a workspace session (gcw_) of the owning workspace', async () => {
+    const event = await publicEvent('scheduled', { visibility: 'private' });
+    const owner = t.client({ sessionToken: ws.sessionToken });
+    const { sessionToken } = await owner.workspaces.createSession({ params: { id: ws.workspaceId } });
+    expect(sessionToken).toMatch(/^gcw_/);
+    const view = await t.client({ sessionToken }).public.getEvent({ params: { id: event.id } });
+    expect(view.id).toBe(event.id);
+  });
+
   it('hides a private event from a session of another workspace’s member', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
     const stranger = await createAccount(t.databaseUrl, {

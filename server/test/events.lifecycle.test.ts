@@ -130,6 +130,19 @@ describe('state table', () => {
   });
 });
 
+describe('outbox', () => {
+  it('rolls the transition back when its domain event cannot be recorded', async () => {
+    const event = await eventIn(gc, 'draft');
+    t.server.ctx.bus.subscribe(async (_em, recorded) => {
+      if (recorded.eventId === event.id) throw new Error('subscriber refused');
+    });
+    const err = await rejection(gc.events.publish({ params: { id: event.id } }));
+    expect(err).toMatchObject({ status: 500, code: 'internal_error' });
+    expect((await gc.events.get({ params: { id: event.id } })).status).toBe('draft');
+    expect(await domainEventsOf(t.databaseUrl, event.id)).toEqual([]);
+  });
+});
+
 describe('wrong-state transitions answer 409 invalid_state and change nothing', () => {
   const wrong: [action: 'publish' | 'start' | 'advance' | 'end', from: Status][] = [
     ['publish', 'scheduled'],

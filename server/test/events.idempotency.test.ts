@@ -120,6 +120,35 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
   });
 
+  it('never stores an answer carrying a one-time secret; a repeat gets 409 conflict instead of a second run', async () => {
+    const gc = t.client({ apiKey: ws.apiKey });
+    const event = await eventIn(gc, 'scheduled', [{ modality: 'broadcast' }], { visibility: 'public' });
+    await t
+      .client()
+      .public.register({ params: { id: event.id }, body: { name: 'Sec', email: 'sec@example.test' } });
+    const { emails } = await t
+      .client({ headers: { 'x-platform-key': 'test-platform-key' } })
+      .dev.mailbox({ query: { to: 'sec@example.test' } });
+    const token = new URL(emails[0]!.links[0]!).searchParams.get('token')!;
+    const key = newKey();
+    const first = await raw({ 'idempotency-key': key }, {}).public.enter({
+      params: { id: event.id },
+      body: { token },
+    });
+    expect(first.status).toBe(200);
+    const sessionToken = (first.body as { sessionToken: string }).sessionToken;
+    const again = await raw({ 'idempotency-key': key }, {}).public.enter({
+      params: { id: event.id },
+      body: { token },
+    });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ code: 'conflict' });
+    const stored = await withDb(t.databaseUrl, async (db) =>
+      JSON.stringify((await db.query('select * from idempotency_record where key = $1', [key])).rows),
+    );
+    expect(stored).not.toContain(sessionToken);
+  });
+
   it('refuses a key longer than 255 characters with 400 bad_request', async () => {
     const res = await raw({ 'idempotency-key': 'k'.repeat(256) }).events.create({
       body: { type: 't', title: 'Long' },

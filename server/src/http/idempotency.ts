@@ -8,7 +8,8 @@ import { problem } from './problem';
  * the client address for anonymous calls) plus method and path. The first request claims the key
  * by inserting its record (the primary key makes the claim atomic); its final answer (2xx–4xx) is
  * stored before it is sent and replayed for 24 h to the same key with the same body. The same key
- * with another body is 409 idempotency_key_reused. A duplicate arriving while the first is still
+ * with another body is 409 idempotency_key_reused. An answer that carries a one-time secret (a
+ * token in the body, or a cookie) is recorded as done but not kept: a repeat gets 409 conflict. A duplicate arriving while the first is still
  * running waits for it briefly, then gets 409 conflict. A 5xx is not stored: the key is released.
  */
 export const idempotencyKeyMaxLength = 255;
@@ -21,7 +22,12 @@ const pollMs = 25;
 interface StoredAnswer {
   contentType: string | null;
   body: unknown;
+  /** The answer carried a one-time secret (a token in the body, or a cookie): never stored, never replayed. */
+  withheld?: boolean;
 }
+
+/** Secrets are shown once and stored only hashed (decisions §4), so answers carrying one are not kept. */
+const secretPattern = /(?:gck|gcs|gcw|gcg|gce|gcv|gcr|gci|gcn)_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9_-]{16,}/;
 
 interface RecordRow {
   request_hash: string;
@@ -91,12 +97,14 @@ function captureAnswer(req: Request, res: Response, scope: string, key: string):
       }
     }
     const contentType = (res.getHeader('content-type') as string | undefined) ?? null;
+    const withheld = res.getHeader('set-cookie') !== undefined || secretPattern.test(text);
+    const answer: StoredAnswer = withheld ? { contentType, body: null, withheld } : { contentType, body };
     const store =
       status >= 200 && status < 500
         ? run(
             req.em,
             'update idempotency_record set status = ?, response_body = ? where scope = ? and key = ?',
-            [status, JSON.stringify({ contentType, body } satisfies StoredAnswer), scope, key],
+            [status, JSON.stringify(answer), scope, key],
           )
         : run(req.em, 'delete from idempotency_record where scope = ? and key = ? and status is null', [
             scope,
@@ -151,6 +159,12 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
     }
     if (row.request_hash !== requestHash) {
       throw problem('idempotency_key_reused', 'This Idempotency-Key was used with a different request body');
+    }
+    if (row.status !== null && row.response_body?.withheld) {
+      throw problem(
+        'conflict',
+        `The request with this Idempotency-Key already succeeded (status ${row.status}); its answer carried a secret that is shown only once, so it is not replayed`,
+      );
     }
     if (row.status !== null) return replay(res, row.status, row.response_body);
     if (Date.now() > deadline) {

@@ -5,6 +5,7 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
+import { createPool } from './db/pool';
 import { createMailer } from './email/create-mailer';
 import { type AppOptions, createApp } from './http/app';
 import { createRateLimitStore } from './http/rate-limit';
@@ -30,7 +31,8 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
   const orm = await openOrm(databaseUrl, logger);
   await migrate(orm, databaseUrl);
   const rateLimits = createRateLimitStore(orm, config.redisUrl);
-  const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
+  const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'));
+  const ctx: AppContext = { config, orm, pool, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
   const app = createApp(ctx, appOptions);
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -60,6 +62,7 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
       });
       await rateLimits.close();
       await orm.close(true);
+      await pool.end();
       await embedded?.stop();
       logger.info('stopped');
     })());

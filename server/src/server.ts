@@ -8,6 +8,7 @@ import { migrate, openOrm } from './db/orm';
 import { DevMailer } from './email/mailer';
 import { createApp } from './http/app';
 import { DomainEventBus } from './lib/domain-events';
+import { startWebhooks } from './webhooks';
 
 export interface RunningServer {
   url: string;
@@ -29,6 +30,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const orm = await openOrm(databaseUrl, logger);
   await migrate(orm, databaseUrl);
   const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: new DevMailer(logger) };
+  const webhooks = await startWebhooks(ctx, databaseUrl);
   const app = createApp(ctx);
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -56,6 +58,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         });
         server.closeIdleConnections();
       });
+      await webhooks.stop();
       await orm.close(true);
       await embedded?.stop();
       logger.info('stopped');

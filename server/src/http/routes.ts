@@ -3,6 +3,7 @@ import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { AppContext } from '../app-context';
 import { devRoutes } from '../dev/routes';
+import { routesFor as webhookRoutes } from '../webhooks/router';
 import { problem } from './problem';
 
 /**
@@ -12,6 +13,7 @@ import { problem } from './problem';
 export function domainRouters(ctx: AppContext): Record<string, unknown> {
   return {
     dev: devRoutes(ctx),
+    webhooks: webhookRoutes(ctx),
   };
 }
 

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import { hashSecret, newSecret, secretPrefixes } from '../../src/lib/secrets';
+
+export interface WorkspaceFixture {
+  workspaceId: string;
+  apiKey: string;
+}
+
+/**
+ * A workspace and an API key inserted straight into the database (until the identity routes can
+ * create them); the key is stored as its SHA-256 like the real thing.
+ */
+export async function createWorkspaceWithKey(databaseUrl: string, name = 'Webhooks test'): Promise<WorkspaceFixture> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const workspaceId = randomUUID();
+    const apiKey = newSecret(secretPrefixes.apiKey);
+    await client.query('insert into workspace (id, name, slug) values ($1, $2, $3)', [
+      workspaceId,
+      name,
+      `ws-${workspaceId.slice(0, 8)}`,
+    ]);
+    await client.query('insert into api_key (id, workspace_id, name, secret_hash) values ($1, $2, $3, $4)', [
+      randomUUID(),
+      workspaceId,
+      'test',
+      hashSecret(apiKey),
+    ]);
+    return { workspaceId, apiKey };
+  } finally {
+    await client.end();
+  }
+}

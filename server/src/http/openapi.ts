@@ -13,6 +13,24 @@ const securityFor: Record<AccessPolicy, Record<string, string[]>[]> = {
   apiKey: [{ apiKey: [] }],
 };
 
+const statusText: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No Content',
+  '302': 'Redirect',
+  '400': 'Bad request (bad_request, role_not_on_event, invalid_token)',
+  '401': 'Unauthorized',
+  '403': 'Forbidden',
+  '404': 'Not found',
+  '409': 'Conflict',
+  '413': 'Payload too large',
+  '429': 'Rate limited (Retry-After)',
+  '500': 'Internal error',
+  '501': 'Not implemented yet',
+  '503': 'Unavailable',
+};
+
 const problemRef = { $ref: '#/components/schemas/Problem' };
 
 const tagDescriptions: Record<string, string> = {
@@ -47,6 +65,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     {
       info: {
         title: 'Gathercast API',
+        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         version: '1.0.0',
         description:
           'Schedule and run live online events. Errors are application/problem+json with a stable `code`.',
@@ -60,9 +79,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
         const op = operation as Operation;
         const metadata = route.metadata as RouteMetadata | undefined;
         for (const [status, response] of Object.entries(op.responses)) {
+          if (response.description === status) response.description = statusText[status] ?? status;
           if (Number(status) >= 400) {
             op.responses[status] = {
-              description: response.description === status ? 'Problem' : response.description,
+              description: response.description,
               content: { 'application/problem+json': { schema: problemRef } },
             };
           }
@@ -90,6 +110,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     },
   ) as Record<string, unknown> & { components?: Record<string, Record<string, unknown>> };
 
+  dropUntypedNullable(doc.paths);
   const components = (doc.components ??= {});
   components.schemas = {
     ...(components.schemas ?? {}),
@@ -128,4 +149,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     platformKey: { type: 'apiKey', in: 'header', name: 'x-platform-key', description: 'Platform operator key' },
   };
   return doc;
+}
+
+/** `z.unknown()` renders as `{ nullable: true }`, which OpenAPI 3.0 forbids without a `type`; any value already admits null. */
+function dropUntypedNullable(node: unknown): void {
+  if (!node || typeof node !== 'object') return;
+  if (Array.isArray(node)) return node.forEach(dropUntypedNullable);
+  const obj = node as Record<string, unknown>;
+  if (obj.nullable === true && obj.type === undefined && obj.$ref === undefined) delete obj.nullable;
+  for (const value of Object.values(obj)) dropUntypedNullable(value);
 }

@@ -263,7 +263,7 @@ describe('webhook delivery', () => {
 
   it('never writes a signing secret to the log', async () => {
     const ep = await endpoint('log-check');
-    await gc.webhooks.test({ params: { id: ep.id } });
+    await gc.webhooks.test({ params: { id: ep.id }, body: {} });
     await rx.waitFor(() => rx.to('log-check').length === 1, 5000);
     expect(t.logText()).not.toContain(ep.secret);
     expect(t.logText()).not.toMatch(/whsec_[A-Za-z0-9_-]{20,}/);

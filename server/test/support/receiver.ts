@@ -42,7 +42,7 @@ export class Receiver {
         r.counts.set(path, n + 1);
         r.requests.push(rec);
         for (const w of r.waiters) w();
-        const reply = (r.behaviours.get(path) ?? (() => ({})))(n, rec);
+        const reply: Reply = (r.behaviours.get(path) ?? (() => ({})))(n, rec);
         if (reply.hang) return;
         const send = () => {
           res.writeHead(reply.status ?? 200, { 'content-type': 'text/plain', ...reply.headers });

@@ -11,6 +11,8 @@ export interface WebhookSettings {
   retryScheduleMs: number[];
   /** Deliveries attempted at once by one process (WEBHOOK_CONCURRENCY, default 64). */
   concurrency: number;
+  /** Database connections of the delivery worker (WEBHOOK_DB_POOL_SIZE, default 10): attempts spend their time in HTTP, not SQL. */
+  dbPoolSize: number;
   /** How often idle workers poll for scheduled retries (WEBHOOK_POLL_INTERVAL_MS, default 1000). */
   pollIntervalMs: number;
   /** How often a process looks for deliveries whose attempting process died (WEBHOOK_SWEEP_INTERVAL_MS). */
@@ -43,6 +45,7 @@ export function webhookSettings(config: Config, env: NodeJS.ProcessEnv = process
     timeoutMs: config.webhookTimeoutMs,
     retryScheduleMs: schedule?.length ? schedule : defaultRetryScheduleMs,
     concurrency: int(env.WEBHOOK_CONCURRENCY, 64, 1),
+    dbPoolSize: int(env.WEBHOOK_DB_POOL_SIZE, 10, 2),
     pollIntervalMs: int(env.WEBHOOK_POLL_INTERVAL_MS, 1000, 10),
     sweepIntervalMs: int(env.WEBHOOK_SWEEP_INTERVAL_MS, 10_000, 50),
     failingDisableMs: 3 * 24 * 3600 * 1000,

@@ -24,7 +24,7 @@ export class WebhookWorker {
     private readonly settings: WebhookSettings,
     private readonly logger: Logger,
   ) {
-    this.pool = new pg.Pool({ connectionString: databaseUrl, max: Math.min(settings.concurrency + 4, 100) });
+    this.pool = new pg.Pool({ connectionString: databaseUrl, max: settings.dbPoolSize });
     this.pool.on('error', (err) => logger.warn({ err }, 'webhook worker pool error'));
     this.http = new WebhookHttpClient(settings.allowInsecure);
   }

@@ -3,6 +3,7 @@
 import { spawnSync } from 'node:child_process';
 
 const steps = [
+  ['lint', ['exec', 'biome', 'lint', '.']],
   ['contract', ['--filter', '@gathercast/contract', 'run', 'typecheck']],
   ['webhook-verifier', ['--filter', '@gathercast/webhook-verifier', '--if-present', 'run', 'test']],
   ['sdk', ['--filter', '@gathercast/sdk', 'run', 'test']],

@@ -1,5 +1,8 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, isoTimestamp, meta, noContent, uuid, workspaceRoleSchema } from './common';
+import { commonErrors, isoTimestamp, meta, noContent, uuid, workspaceRoleSchema } from './common';
+
+const c = initContract();
 
 const email = z.string().trim().toLowerCase().email().max(320);
 const password = z.string().min(8).max(1024);

@@ -2,7 +2,8 @@ import { type ContractNoBodyType, initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { errorCodes } from './errors';
 
-export const c = initContract();
+/** Module-local: each contract file builds its routes with its own `initContract()`. */
+const c = initContract();
 
 /** Who may call a route. The server's one authorization middleware reads this from route metadata. */
 export type AccessPolicy =

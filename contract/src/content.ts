@@ -1,5 +1,8 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+import { commonErrors, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+
+const c = initContract();
 
 export const recordingSchema = z.object({
   id: uuid,

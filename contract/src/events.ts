@@ -1,6 +1,6 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import {
-  c,
   commonErrors,
   idParams,
   isoTimestamp,
@@ -12,6 +12,8 @@ import {
   uuid,
 } from './common';
 import { phaseInputSchema, phaseSchema } from './phases';
+
+const c = initContract();
 
 export const eventStatuses = ['draft', 'scheduled', 'live', 'ended'] as const;
 export const visibilities = ['public', 'unlisted', 'private'] as const;

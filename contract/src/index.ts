@@ -1,4 +1,3 @@
-import { c } from './common';
 import { accountsContract, idpContract } from './accounts';
 import { contentContract, broadcastContract } from './content';
 import { eventsContract } from './events';
@@ -10,8 +9,30 @@ import { devContract, publicContract } from './public';
 import { webhooksContract } from './webhooks';
 import { apiKeysContract, membersContract, workspacesContract } from './workspaces';
 
+/** The whole Gathercast API, by group (named so declaration files reference the groups, not expand them). */
+export type Contract = {
+  accounts: typeof accountsContract;
+  idp: typeof idpContract;
+  public: typeof publicContract;
+  gateway: typeof gatewayContract;
+  guestIntegrations: typeof guestIntegrationsContract;
+  workspaces: typeof workspacesContract;
+  members: typeof membersContract;
+  apiKeys: typeof apiKeysContract;
+  invites: typeof invitesContract;
+  events: typeof eventsContract;
+  phases: typeof phasesContract;
+  users: typeof usersContract;
+  memberships: typeof membershipsContract;
+  questions: typeof questionsContract;
+  webhooks: typeof webhooksContract;
+  broadcast: typeof broadcastContract;
+  content: typeof contentContract;
+  dev: typeof devContract;
+};
+
 /** The whole Gathercast API. Keys are the SDK's resource names and the OpenAPI tags. */
-export const contract = c.router({
+export const contract: Contract = {
   accounts: accountsContract,
   idp: idpContract,
   public: publicContract,
@@ -30,8 +51,7 @@ export const contract = c.router({
   broadcast: broadcastContract,
   content: contentContract,
   dev: devContract,
-});
-export type Contract = typeof contract;
+};
 
 export * from './common';
 export * from './errors';

@@ -1,5 +1,8 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, isoTimestamp, meta, noContent, uuid } from './common';
+import { commonErrors, isoTimestamp, meta, noContent, uuid } from './common';
+
+const c = initContract();
 
 export const inviteKinds = ['workspace', 'event'] as const;
 export const inviteStatuses = ['pending', 'accepted', 'revoked', 'expired'] as const;

@@ -1,5 +1,8 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+import { commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+
+const c = initContract();
 
 export const userSchema = z.object({
   id: uuid,

@@ -1,5 +1,8 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, idParams, isoTimestamp, meta, uuid } from './common';
+import { commonErrors, idParams, isoTimestamp, meta, uuid } from './common';
+
+const c = initContract();
 
 export const modalities = ['broadcast', 'meeting', 'breakout', 'rotation'] as const;
 export const modalitySchema = z.enum(modalities);

@@ -1,8 +1,11 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, uuid } from './common';
+import { commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, uuid } from './common';
 import { eventStatuses, visibilities } from './events';
 import { clipSchema, recordingSchema } from './content';
 import { featureSetSchema, modalitySchema, phaseStatuses } from './phases';
+
+const c = initContract();
 
 const publicAccess = meta({ access: 'public' });
 

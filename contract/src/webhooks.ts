@@ -1,8 +1,10 @@
+import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { c, commonErrors, idParams, isoTimestamp, meta, noContent, paginationQuery, uuid } from './common';
-import { webhookEventTypes } from './webhook-events';
+import { commonErrors, idParams, isoTimestamp, meta, noContent, paginationQuery, uuid } from './common';
+import { webhookEventTypeSchema } from './webhook-events';
 
-export const webhookEventTypeSchema = z.enum(webhookEventTypes);
+const c = initContract();
+
 
 export const webhookEndpointSchema = z.object({
   id: uuid,

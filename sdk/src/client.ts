@@ -1,22 +1,46 @@
-import { type ClientOptions, RequestCore } from './core';
-import { accountsResource } from './resources/accounts';
-import { apiKeysResource } from './resources/api-keys';
-import { broadcastResource } from './resources/broadcast';
-import { contentResource } from './resources/content';
-import { devResource } from './resources/dev';
-import { eventsResource } from './resources/events';
-import { gatewayResource } from './resources/gateway';
-import { guestIntegrationsResource } from './resources/guest-integrations';
-import { idpResource } from './resources/idp';
-import { invitesResource } from './resources/invites';
-import { membersResource } from './resources/members';
-import { membershipsResource } from './resources/memberships';
-import { phasesResource } from './resources/phases';
-import { publicResource } from './resources/public';
-import { questionsResource } from './resources/questions';
-import { usersResource } from './resources/users';
-import { webhooksResource } from './resources/webhooks';
-import { workspacesResource } from './resources/workspaces';
+import { type ClientOptions, type RawClient, RequestCore } from './core';
+import { accountsResource, type AccountsResource } from './resources/accounts';
+import { apiKeysResource, type ApiKeysResource } from './resources/api-keys';
+import { broadcastResource, type BroadcastResource } from './resources/broadcast';
+import { contentResource, type ContentResource } from './resources/content';
+import { devResource, type DevResource } from './resources/dev';
+import { eventsResource, type EventsResource } from './resources/events';
+import { gatewayResource, type GatewayResource } from './resources/gateway';
+import { guestIntegrationsResource, type GuestIntegrationsResource } from './resources/guest-integrations';
+import { idpResource, type IdpResource } from './resources/idp';
+import { invitesResource, type InvitesResource } from './resources/invites';
+import { membersResource, type MembersResource } from './resources/members';
+import { membershipsResource, type MembershipsResource } from './resources/memberships';
+import { phasesResource, type PhasesResource } from './resources/phases';
+import { publicResource, type PublicResource } from './resources/public';
+import { questionsResource, type QuestionsResource } from './resources/questions';
+import { usersResource, type UsersResource } from './resources/users';
+import { webhooksResource, type WebhooksResource } from './resources/webhooks';
+import { workspacesResource, type WorkspacesResource } from './resources/workspaces';
+
+/** A typed Gathercast client: one property per resource. */
+export interface GathercastClient {
+  accounts: AccountsResource;
+  apiKeys: ApiKeysResource;
+  broadcast: BroadcastResource;
+  content: ContentResource;
+  dev: DevResource;
+  events: EventsResource;
+  gateway: GatewayResource;
+  guestIntegrations: GuestIntegrationsResource;
+  idp: IdpResource;
+  invites: InvitesResource;
+  members: MembersResource;
+  memberships: MembershipsResource;
+  phases: PhasesResource;
+  public: PublicResource;
+  questions: QuestionsResource;
+  users: UsersResource;
+  webhooks: WebhooksResource;
+  workspaces: WorkspacesResource;
+  /** The underlying ts-rest client: `{ status, body, headers }` without throwing. */
+  raw: RawClient;
+}
 
 /**
  * A typed Gathercast client. Every method resolves to the success body and throws `GathercastError`
@@ -25,7 +49,7 @@ import { workspacesResource } from './resources/workspaces';
  *   const gc = createClient({ baseUrl, apiKey: process.env.GATHERCAST_API_KEY });
  *   const event = await gc.events.create({ body: { type: 'webinar', title: 'Launch' } });
  */
-export function createClient(options: ClientOptions) {
+export function createClient(options: ClientOptions): GathercastClient {
   const core = new RequestCore(options);
   return {
     accounts: accountsResource(core),
@@ -50,4 +74,3 @@ export function createClient(options: ClientOptions) {
     raw: core.raw,
   };
 }
-export type GathercastClient = ReturnType<typeof createClient>;

@@ -17,7 +17,7 @@ export interface ClientOptions {
   headers?: Record<string, string>;
 }
 
-type RawClient = ReturnType<typeof initClient<Contract, { baseUrl: string; baseHeaders: Record<string, string> }>>;
+export type RawClient = ReturnType<typeof initClient<Contract, { baseUrl: string; baseHeaders: Record<string, string> }>>;
 
 type Success = 200 | 201 | 202 | 204 | 302;
 

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Mailer } from './email/mailer';
+import type { RateLimitStore } from './http/rate-limit';
 import type { DomainEventBus } from './lib/domain-events';
 
 /** What every domain gets: configuration, the ORM and the logger. Domains add their own services. */
@@ -12,4 +13,6 @@ export interface AppContext {
   /** The internal event bus: outbox rows written in the transaction of each change. */
   bus: DomainEventBus;
   mailer: Mailer;
+  /** Rate-limit counters shared by every server process (PostgreSQL, or Redis with REDIS_URL). */
+  rateLimits: RateLimitStore;
 }

@@ -5,8 +5,9 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
-import { DevMailer } from './email/mailer';
-import { createApp } from './http/app';
+import { createMailer } from './email/create-mailer';
+import { type AppOptions, createApp } from './http/app';
+import { createRateLimitStore } from './http/rate-limit';
 import { DomainEventBus } from './lib/domain-events';
 import { startWebhooks } from './webhooks';
 
@@ -20,7 +21,7 @@ export interface RunningServer {
 
 const drainTimeoutMs = 10_000;
 
-export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, logger: Logger, appOptions: AppOptions = {}): Promise<RunningServer> {
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -29,9 +30,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   const orm = await openOrm(databaseUrl, logger);
   await migrate(orm, databaseUrl);
-  const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: new DevMailer(logger) };
+  const rateLimits = createRateLimitStore(orm, config.redisUrl);
+  const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
   const webhooks = await startWebhooks(ctx, databaseUrl);
-  const app = createApp(ctx);
+  const app = createApp(ctx, appOptions);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
@@ -59,6 +61,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         server.closeIdleConnections();
       });
       await webhooks.stop();
+      await rateLimits.close();
       await orm.close(true);
       await embedded?.stop();
       logger.info('stopped');

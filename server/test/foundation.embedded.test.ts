@@ -21,7 +21,10 @@ describe('the embedded PostgreSQL (DATABASE_URL unset)', () => {
     const env = { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '' };
 
     const first = spawnServer(env);
-    await waitForReady(url, 60_000);
+    await waitForReady(url, 60_000).catch((err) => {
+      first.child.kill('SIGKILL');
+      throw new Error(`${err.message}\n${first.output()}`);
+    });
     const db = new pg.Client({
       connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort(dataDir)}/gathercast`,
     });

@@ -81,7 +81,7 @@ describe('graceful shutdown', () => {
     await new Promise((r) => setTimeout(r, 100));
     const closing = t.close();
     await new Promise((r) => setTimeout(r, 50));
-    await expect(fetch(t.url + '/healthz')).rejects.toThrow();
+    await expect(fetch(`${t.url}/healthz`)).rejects.toThrow();
     // The request ran to its real answer (not a dropped connection, not a 500).
     const answer = await inFlight;
     expect(answer.status).toBeGreaterThanOrEqual(200);

@@ -86,7 +86,7 @@ const specPaths: [string, string][] = [
 type Doc = {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses: Record<string, any> }>>;
+  paths: Record<string, Record<string, { operationId?: string; tags?: string[]; responses: Record<string, { content: Record<string, { schema: unknown }> }> }>>;
   components: { securitySchemes: Record<string, unknown>; schemas: Record<string, unknown> };
 };
 
@@ -185,5 +185,20 @@ describe('serving the document', () => {
       const asset = await fetch(`${t.url}${ref}`);
       expect(asset.status, ref).toBe(200);
     }
+  });
+});
+
+describe('error type URIs', () => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer();
+  });
+  afterAll(() => t.close());
+
+  it('resolve to a page explaining the code', async () => {
+    const problem = await (await fetch(`${t.url}/v1/nope`)).json();
+    const page = await fetch(problem.type);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('not_found');
   });
 });

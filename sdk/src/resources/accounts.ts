@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `accounts` routes of the API; each resolves to the success body or throws GathercastError. */
-export const accountsResource = (core: RequestCore) => core.resource('accounts');
-export type AccountsResource = ReturnType<typeof accountsResource>;
+export type AccountsResource = ResourceMethods<RawClient['accounts']>;
+export const accountsResource = (core: RequestCore): AccountsResource => core.resource('accounts');

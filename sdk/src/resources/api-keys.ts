@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `apiKeys` routes of the API; each resolves to the success body or throws GathercastError. */
-export const apiKeysResource = (core: RequestCore) => core.resource('apiKeys');
-export type ApiKeysResource = ReturnType<typeof apiKeysResource>;
+export type ApiKeysResource = ResourceMethods<RawClient['apiKeys']>;
+export const apiKeysResource = (core: RequestCore): ApiKeysResource => core.resource('apiKeys');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `broadcast` routes of the API; each resolves to the success body or throws GathercastError. */
-export const broadcastResource = (core: RequestCore) => core.resource('broadcast');
-export type BroadcastResource = ReturnType<typeof broadcastResource>;
+export type BroadcastResource = ResourceMethods<RawClient['broadcast']>;
+export const broadcastResource = (core: RequestCore): BroadcastResource => core.resource('broadcast');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `content` routes of the API; each resolves to the success body or throws GathercastError. */
-export const contentResource = (core: RequestCore) => core.resource('content');
-export type ContentResource = ReturnType<typeof contentResource>;
+export type ContentResource = ResourceMethods<RawClient['content']>;
+export const contentResource = (core: RequestCore): ContentResource => core.resource('content');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `dev` routes of the API; each resolves to the success body or throws GathercastError. */
-export const devResource = (core: RequestCore) => core.resource('dev');
-export type DevResource = ReturnType<typeof devResource>;
+export type DevResource = ResourceMethods<RawClient['dev']>;
+export const devResource = (core: RequestCore): DevResource => core.resource('dev');

@@ -1,12 +1,17 @@
 import type { Event } from '@gathercast/contract';
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
-/** The `events` routes, plus `listAll` which follows `nextCursor` for you. */
-export const eventsResource = (core: RequestCore) => {
+export type EventsResource = ResourceMethods<RawClient['events']> & {
+  /** Every event, newest first, following `nextCursor` for you. */
+  listAll(pageSize?: number): AsyncGenerator<Event>;
+};
+
+/** The `events` routes, plus `listAll`. */
+export const eventsResource = (core: RequestCore): EventsResource => {
   const methods = core.resource('events');
   return {
     ...methods,
-    async *listAll(pageSize = 100): AsyncGenerator<Event> {
+    async *listAll(pageSize = 100) {
       let cursor: string | undefined;
       do {
         const page = await methods.list({ query: { limit: pageSize, cursor } });
@@ -16,4 +21,3 @@ export const eventsResource = (core: RequestCore) => {
     },
   };
 };
-export type EventsResource = ReturnType<typeof eventsResource>;

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `gateway` routes of the API; each resolves to the success body or throws GathercastError. */
-export const gatewayResource = (core: RequestCore) => core.resource('gateway');
-export type GatewayResource = ReturnType<typeof gatewayResource>;
+export type GatewayResource = ResourceMethods<RawClient['gateway']>;
+export const gatewayResource = (core: RequestCore): GatewayResource => core.resource('gateway');

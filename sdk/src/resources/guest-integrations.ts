@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `guestIntegrations` routes of the API; each resolves to the success body or throws GathercastError. */
-export const guestIntegrationsResource = (core: RequestCore) => core.resource('guestIntegrations');
-export type GuestIntegrationsResource = ReturnType<typeof guestIntegrationsResource>;
+export type GuestIntegrationsResource = ResourceMethods<RawClient['guestIntegrations']>;
+export const guestIntegrationsResource = (core: RequestCore): GuestIntegrationsResource => core.resource('guestIntegrations');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `idp` routes of the API; each resolves to the success body or throws GathercastError. */
-export const idpResource = (core: RequestCore) => core.resource('idp');
-export type IdpResource = ReturnType<typeof idpResource>;
+export type IdpResource = ResourceMethods<RawClient['idp']>;
+export const idpResource = (core: RequestCore): IdpResource => core.resource('idp');

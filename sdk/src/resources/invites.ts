@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `invites` routes of the API; each resolves to the success body or throws GathercastError. */
-export const invitesResource = (core: RequestCore) => core.resource('invites');
-export type InvitesResource = ReturnType<typeof invitesResource>;
+export type InvitesResource = ResourceMethods<RawClient['invites']>;
+export const invitesResource = (core: RequestCore): InvitesResource => core.resource('invites');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `members` routes of the API; each resolves to the success body or throws GathercastError. */
-export const membersResource = (core: RequestCore) => core.resource('members');
-export type MembersResource = ReturnType<typeof membersResource>;
+export type MembersResource = ResourceMethods<RawClient['members']>;
+export const membersResource = (core: RequestCore): MembersResource => core.resource('members');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `memberships` routes of the API; each resolves to the success body or throws GathercastError. */
-export const membershipsResource = (core: RequestCore) => core.resource('memberships');
-export type MembershipsResource = ReturnType<typeof membershipsResource>;
+export type MembershipsResource = ResourceMethods<RawClient['memberships']>;
+export const membershipsResource = (core: RequestCore): MembershipsResource => core.resource('memberships');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `phases` routes of the API; each resolves to the success body or throws GathercastError. */
-export const phasesResource = (core: RequestCore) => core.resource('phases');
-export type PhasesResource = ReturnType<typeof phasesResource>;
+export type PhasesResource = ResourceMethods<RawClient['phases']>;
+export const phasesResource = (core: RequestCore): PhasesResource => core.resource('phases');

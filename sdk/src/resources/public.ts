@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `public` routes of the API; each resolves to the success body or throws GathercastError. */
-export const publicResource = (core: RequestCore) => core.resource('public');
-export type PublicResource = ReturnType<typeof publicResource>;
+export type PublicResource = ResourceMethods<RawClient['public']>;
+export const publicResource = (core: RequestCore): PublicResource => core.resource('public');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `questions` routes of the API; each resolves to the success body or throws GathercastError. */
-export const questionsResource = (core: RequestCore) => core.resource('questions');
-export type QuestionsResource = ReturnType<typeof questionsResource>;
+export type QuestionsResource = ResourceMethods<RawClient['questions']>;
+export const questionsResource = (core: RequestCore): QuestionsResource => core.resource('questions');

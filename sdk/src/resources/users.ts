@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `users` routes of the API; each resolves to the success body or throws GathercastError. */
-export const usersResource = (core: RequestCore) => core.resource('users');
-export type UsersResource = ReturnType<typeof usersResource>;
+export type UsersResource = ResourceMethods<RawClient['users']>;
+export const usersResource = (core: RequestCore): UsersResource => core.resource('users');

@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `webhooks` routes of the API; each resolves to the success body or throws GathercastError. */
-export const webhooksResource = (core: RequestCore) => core.resource('webhooks');
-export type WebhooksResource = ReturnType<typeof webhooksResource>;
+export type WebhooksResource = ResourceMethods<RawClient['webhooks']>;
+export const webhooksResource = (core: RequestCore): WebhooksResource => core.resource('webhooks');

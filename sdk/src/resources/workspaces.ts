@@ -1,5 +1,5 @@
-import type { RequestCore } from '../core';
+import type { RawClient, RequestCore, ResourceMethods } from '../core';
 
 /** The `workspaces` routes of the API; each resolves to the success body or throws GathercastError. */
-export const workspacesResource = (core: RequestCore) => core.resource('workspaces');
-export type WorkspacesResource = ReturnType<typeof workspacesResource>;
+export type WorkspacesResource = ResourceMethods<RawClient['workspaces']>;
+export const workspacesResource = (core: RequestCore): WorkspacesResource => core.resource('workspaces');

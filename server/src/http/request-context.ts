@@ -14,7 +14,9 @@ export function requestContext(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      req.log.info({ method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+      // Paths can carry one-time secrets (GET /v1/invites/gci_…): never log them.
+      const path = req.path.replace(/\b(gc[a-z]|whsec)_[A-Za-z0-9_-]+/g, '$1_[redacted]');
+      req.log.info({ method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
     });
     next();
   };

@@ -2,7 +2,11 @@ import { contract } from '@gathercast/contract';
 import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import type { AppContext } from '../app-context';
+import { idpRoutes } from '../accounts/idp-routes';
+import { accountsRoutes } from '../accounts/routes';
 import { devRoutes } from '../dev/routes';
+import { invitesRoutes } from '../invites/routes';
+import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
 import { routesFor as webhookRoutes } from '../webhooks/router';
 import { problem } from './problem';
 
@@ -13,6 +17,12 @@ import { problem } from './problem';
 export function domainRouters(ctx: AppContext): Record<string, unknown> {
   return {
     dev: devRoutes(ctx),
+    accounts: accountsRoutes(ctx),
+    idp: idpRoutes(ctx),
+    workspaces: workspacesRoutes(ctx),
+    members: membersRoutes(ctx),
+    apiKeys: apiKeysRoutes(ctx),
+    invites: invitesRoutes(ctx),
     webhooks: webhookRoutes(ctx),
   };
 }
@@ -21,7 +31,10 @@ const notImplemented = (route: AppRoute) => async () => {
   throw problem('not_implemented', `${route.method} ${route.path} is not available yet`);
 };
 
-export function completeRouter(router: AppRouter, implemented: Record<string, unknown> | undefined): any {
+export function completeRouter(
+  router: AppRouter,
+  implemented: Record<string, unknown> | undefined,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(router)) {
     const impl = implemented?.[key];

@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '../..');
+const pnpm = (args: string[], cwd: string) =>
+  execFileSync(process.execPath, [process.env.npm_execpath ?? require.resolve('pnpm'), ...args], {
+    cwd,
+    stdio: 'pipe',
+    encoding: 'utf8',
+  });
+
+/**
+ * Packs @gathercast/contract and @gathercast/sdk exactly as they would be published and installs the
+ * tarballs in a blank project, then uses the SDK from CommonJS, ESM and strict TypeScript.
+ */
+describe('the published SDK package', () => {
+  let project: string;
+
+  beforeAll(() => {
+    project = mkdtempSync(path.join(tmpdir(), 'gc-sdk-consumer-'));
+    const packs = path.join(project, 'packs');
+    for (const pkg of ['contract', 'sdk']) {
+      pnpm(['run', 'build'], path.join(root, pkg));
+      pnpm(['pack', '--pack-destination', packs], path.join(root, pkg));
+    }
+    const tarballs = readdirSync(packs);
+    const tarball = (name: string) => `file:./packs/${tarballs.find((t) => t.startsWith(`gathercast-${name}-`))}`;
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({
+        name: 'consumer',
+        private: true,
+        dependencies: { '@gathercast/sdk': tarball('sdk'), '@gathercast/contract': tarball('contract') },
+        devDependencies: { typescript: '5.9.3' },
+      }),
+    );
+    execFileSync('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: project, stdio: 'pipe' });
+  }, 300_000);
+
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  const program = (importLine: string) => `${importLine}
+const gc = createClient({
+  baseUrl: 'http://api.test',
+  apiKey: 'gck_x',
+  fetch: async () => new Response(JSON.stringify({ type: 't', code: 'invalid_state', detail: 'live' }), {
+    status: 409, headers: { 'content-type': 'application/problem+json', 'x-request-id': 'r1' } }),
+});
+gc.events.publish({ params: { id: '00000000-0000-4000-8000-000000000000' } }).then(
+  () => { console.log('unexpected success'); process.exit(1); },
+  (e) => { console.log(e instanceof GathercastError, e.code, e.status, e.requestId); },
+);
+`;
+
+  it('works from CommonJS', () => {
+    writeFileSync(path.join(project, 'main.cjs'), program("const { createClient, GathercastError } = require('@gathercast/sdk');"));
+    expect(execFileSync(process.execPath, ['main.cjs'], { cwd: project, encoding: 'utf8' }).trim()).toBe('true invalid_state 409 r1');
+  });
+
+  it('works from ESM', () => {
+    writeFileSync(path.join(project, 'main.mjs'), program("import { createClient, GathercastError } from '@gathercast/sdk';"));
+    expect(execFileSync(process.execPath, ['main.mjs'], { cwd: project, encoding: 'utf8' }).trim()).toBe('true invalid_state 409 r1');
+  });
+
+  it('type-checks a strict TypeScript consumer, and rejects a wrong body', () => {
+    writeFileSync(
+      path.join(project, 'main.ts'),
+      `import { createClient, type Event } from '@gathercast/sdk';
+const gc = createClient({ baseUrl: 'http://api.test', apiKey: 'gck_x' });
+export async function make(): Promise<Event> {
+  return gc.events.create({ body: { type: 'webinar', title: 'Launch' } });
+}
+// @ts-expect-error title must be a string
+gc.events.create({ body: { type: 'webinar', title: 42 } });
+`,
+    );
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022', 'dom'], noEmit: true, skipLibCheck: false },
+        files: ['main.ts'],
+      }),
+    );
+    const tsc = path.join(project, 'node_modules/typescript/bin/tsc');
+    expect(() => execFileSync(process.execPath, [tsc, '-p', '.'], { cwd: project, encoding: 'utf8' })).not.toThrow();
+  }, 120_000);
+});

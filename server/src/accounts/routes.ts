@@ -1,0 +1,61 @@
+import { contract } from '@gathercast/contract';
+import { initServer } from '@ts-rest/express';
+import type { Request, Response } from 'express';
+import type { AppContext } from '../app-context';
+import { clearSessionCookie, setSessionCookie } from '../http/cookies';
+import { revokeSession } from '../identity/sessions';
+import { accountView } from './account-view';
+import { type AccountsDeps, login, requestPasswordReset, resetPassword, type SignedIn, signup, verifyAccountEmail } from './service';
+
+const s = initServer();
+
+const fifteenMinutes = 15 * 60;
+
+export function accountsDeps(ctx: AppContext): AccountsDeps {
+  return {
+    config: ctx.config,
+    mailer: ctx.mailer,
+    logger: ctx.logger,
+    loginFailures: {
+      byEmail: ctx.rateLimits.limit({ keyPrefix: 'login_email', points: 10, durationSeconds: fifteenMinutes }),
+      byAddress: ctx.rateLimits.limit({ keyPrefix: 'login_ip', points: 10, durationSeconds: fifteenMinutes }),
+    },
+  };
+}
+
+/** Sets the gc_session cookie and answers the account with the same token for Bearer callers. */
+function signedIn(ctx: AppContext, res: Response, { account, session }: SignedIn) {
+  setSessionCookie(res, session.token, ctx.config.secureCookies);
+  return { ...account, sessionToken: session.token };
+}
+
+const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+export function accountsRoutes(ctx: AppContext) {
+  const deps = accountsDeps(ctx);
+  return s.router(contract.accounts, {
+    signup: async ({ body, req, res }) => {
+      const result = await signup(req.em, deps, body);
+      return { status: 201, body: { ...signedIn(ctx, res, result), ...(result.verifyUrl ? { verifyUrl: result.verifyUrl } : {}) } };
+    },
+    login: async ({ body, req, res }) => {
+      const result = await login(req.em, deps, { ...body, clientAddress: clientAddress(req) });
+      return { status: 200, body: signedIn(ctx, res, result) };
+    },
+    logout: async ({ req, res }) => {
+      if (req.auth.session) await revokeSession(req.em, req.auth.session.id);
+      clearSessionCookie(res, ctx.config.secureCookies);
+      return { status: 204, body: undefined };
+    },
+    me: async ({ req }) => ({ status: 200, body: await accountView(req.em, req.auth.accountId!) }),
+    verify: async ({ body, req }) => ({ status: 200, body: await verifyAccountEmail(req.em, body.token) }),
+    requestPasswordReset: async ({ body, req }) => ({
+      status: 200,
+      body: await requestPasswordReset(req.em, deps, body.email),
+    }),
+    resetPassword: async ({ body, req }) => ({
+      status: 200,
+      body: await resetPassword(req.em, { ...body, currentSessionId: req.auth.session?.id }),
+    }),
+  });
+}

@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { sendQuietly } from '../email/create-mailer';
+import type { Mailer } from '../email/mailer';
+import { resetEmail, verifyEmail } from '../email/templates';
+import { problem } from '../http/problem';
+import type { RateLimit } from '../http/rate-limit';
+import { consumeAccountToken, expireAccountTokens, issueAccountToken } from '../identity/account-tokens';
+import { hashPassword, verifyPassword } from '../identity/passwords';
+import { createAccountSession, type IssuedSession, revokeOtherSessions } from '../identity/sessions';
+import { isUniqueViolation, sql } from '../identity/sql';
+import { newSecret, secretPrefixes } from '../lib/secrets';
+import { createWorkspace } from '../workspaces/service';
+import { type AccountView, accountView, findAccountByEmail } from './account-view';
+
+export interface AccountsDeps {
+  config: Config;
+  mailer: Mailer;
+  logger: Logger;
+  /** Failed logins per email and per client address (10 per 15 minutes each). */
+  loginFailures: { byEmail: RateLimit; byAddress: RateLimit };
+}
+
+export interface SignedIn {
+  account: AccountView;
+  session: IssuedSession;
+}
+
+export const verifyLink = (config: Config, token: string) => `${config.publicBaseUrl}/verify-email?token=${token}`;
+export const resetLink = (config: Config, token: string) => `${config.publicBaseUrl}/reset-password?token=${token}`;
+
+/** Inserts an account with its primary email; 409 email_taken when the address has an account. */
+export async function insertAccount(
+  em: EntityManager,
+  input: { email: string; name: string; passwordHash: string | null; verified: boolean },
+): Promise<string> {
+  const id = randomUUID();
+  await sql(em, 'insert into account (id, name, password_hash) values (?, ?, ?)', [id, input.name, input.passwordHash]);
+  try {
+    await sql(em, 'insert into account_email (id, account_id, email, "primary", verified_at) values (?, ?, ?, true, ?)', [
+      randomUUID(),
+      id,
+      input.email,
+      input.verified ? new Date() : null,
+    ]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw problem('email_taken', 'An account with this email already exists');
+    throw err;
+  }
+  return id;
+}
+
+/**
+ * Creates the account, its primary email, its first workspace (owner, generated slug, first default
+ * key) and a session, then sends the verification email. `verifyUrl` only in email dev mode.
+ */
+export async function signup(
+  em: EntityManager,
+  deps: AccountsDeps,
+  input: { email: string; password: string; name: string },
+): Promise<SignedIn & { verifyUrl?: string }> {
+  const passwordHash = await hashPassword(input.password);
+  const { accountId, session, verifyToken } = await em.transactional(async (tx) => {
+    const accountId = await insertAccount(tx, { email: input.email, name: input.name, passwordHash, verified: false });
+    await createWorkspace(tx, accountId, { name: `${input.name}'s workspace` });
+    const verifyToken = await issueAccountToken(tx, 'verify', accountId, input.email);
+    const session = await createAccountSession(tx, accountId);
+    return { accountId, session, verifyToken };
+  });
+  const link = verifyLink(deps.config, verifyToken);
+  await sendQuietly(deps.mailer, deps.logger, verifyEmail(input.email, input.name, link));
+  return {
+    account: await accountView(em, accountId),
+    session,
+    ...(deps.mailer.devMode ? { verifyUrl: link } : {}),
+  };
+}
+
+/**
+ * Email and password. Both counters are checked before any work, and a failure counts against the
+ * email and the client address alike; an unknown email costs the same argon2 work as a wrong password.
+ */
+export async function login(
+  em: EntityManager,
+  deps: AccountsDeps,
+  input: { email: string; password: string; clientAddress: string },
+): Promise<SignedIn> {
+  const { byEmail, byAddress } = deps.loginFailures;
+  await Promise.all([byEmail.check(input.email), byAddress.check(input.clientAddress)]);
+  const account = await findAccountByEmail(em, input.email);
+  const ok = await verifyPassword(account?.passwordHash ?? null, input.password);
+  if (!account || !ok) {
+    await Promise.all([byEmail.penalize(input.email), byAddress.penalize(input.clientAddress)]);
+    throw problem('invalid_credentials', 'The email or password is wrong');
+  }
+  await byEmail.reset(input.email);
+  const session = await createAccountSession(em, account.id);
+  return { account: await accountView(em, account.id), session };
+}
+
+export async function verifyAccountEmail(em: EntityManager, token: string): Promise<{ verified: true; email: string }> {
+  return em.transactional(async (tx) => {
+    const { accountId, email } = await consumeAccountToken(tx, 'verify', token);
+    await sql(tx, 'update account_email set verified_at = coalesce(verified_at, now()) where account_id = ? and email = ?', [
+      accountId,
+      email,
+    ]);
+    return { verified: true as const, email };
+  });
+}
+
+/**
+ * The same answer whatever the address: in email dev mode even an unknown address gets a
+ * well-formed resetUrl (a token that was never stored), so the answer reveals nothing.
+ */
+export async function requestPasswordReset(
+  em: EntityManager,
+  deps: AccountsDeps,
+  email: string,
+): Promise<{ requested: true; resetUrl?: string }> {
+  const account = await findAccountByEmail(em, email);
+  let token: string;
+  if (account) {
+    token = await issueAccountToken(em, 'reset', account.id, email);
+    await sendQuietly(deps.mailer, deps.logger, resetEmail(email, resetLink(deps.config, token)));
+  } else {
+    token = newSecret(secretPrefixes.reset);
+  }
+  return { requested: true, ...(deps.mailer.devMode ? { resetUrl: resetLink(deps.config, token) } : {}) };
+}
+
+/** Single use; sets the password and ends every other session of the account (and other reset links). */
+export async function resetPassword(
+  em: EntityManager,
+  input: { token: string; password: string; currentSessionId?: string },
+): Promise<{ reset: true }> {
+  const passwordHash = await hashPassword(input.password);
+  await em.transactional(async (tx) => {
+    const { accountId, email } = await consumeAccountToken(tx, 'reset', input.token);
+    await sql(tx, 'update account set password_hash = ?, updated_at = now() where id = ?', [passwordHash, accountId]);
+    await expireAccountTokens(tx, 'reset', accountId);
+    // A reset also proves the address: the link reached that inbox.
+    await sql(tx, 'update account_email set verified_at = coalesce(verified_at, now()) where account_id = ? and email = ?', [
+      accountId,
+      email,
+    ]);
+    await revokeOtherSessions(tx, accountId, input.currentSessionId);
+  });
+  return { reset: true };
+}

@@ -1,0 +1,19 @@
+import { contract } from '@gathercast/contract';
+import { initServer } from '@ts-rest/express';
+import type { AppContext } from '../app-context';
+import { actorOf } from '../lib/actor';
+import { acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } from './service';
+
+const s = initServer();
+
+export const invitesRoutes = (ctx: AppContext) =>
+  s.router(contract.invites, {
+    create: async ({ body, req }) => ({ status: 201, body: await createInvite(req.em, ctx, actorOf(req), body) }),
+    list: async ({ req }) => ({ status: 200, body: { invites: await listInvites(req.em, actorOf(req).workspaceId) } }),
+    revoke: async ({ params, req }) => {
+      await revokeInvite(req.em, actorOf(req).workspaceId, params.inviteId);
+      return { status: 204, body: undefined };
+    },
+    preview: async ({ params, req }) => ({ status: 200, body: await previewInvite(req.em, params.token) }),
+    accept: async ({ params, req }) => ({ status: 200, body: await acceptInvite(req.em, req.auth.accountId!, params.token) }),
+  });

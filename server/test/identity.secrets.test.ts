@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashSecret } from '../src/lib/secrets';
+import { failure, signUp } from './support/accounts';
+import { startTestServer, type TestServer } from './support/server';
+
+let t: TestServer;
+beforeAll(async () => {
+  t = await startTestServer({ LOG_LEVEL: 'debug' });
+});
+afterAll(() => t.close());
+
+const tokenIn = (url: string) => /(gc[a-z]_[A-Za-z0-9_-]{43})/.exec(url)![1]!;
+
+describe('secrets never reach the logs', () => {
+  it('logs no secret and no hash created during a full identity workout', async () => {
+    const secrets: string[] = [];
+    const owner = await signUp(t, 'logs');
+    secrets.push(owner.sessionToken, owner.password);
+    const signup = await t.client().accounts.signup({ body: { email: `x-${owner.email}`, password: 'another-secret-pw', name: 'X' } });
+    secrets.push(signup.sessionToken, tokenIn(signup.verifyUrl!), 'another-secret-pw');
+    await t.client().accounts.verify({ body: { token: tokenIn(signup.verifyUrl!) } });
+
+    const ws = await owner.client.workspaces.create({ body: { name: 'Logs' } });
+    const key = await owner.client.apiKeys.create({ params: { id: owner.workspaceId }, body: {} });
+    const keyClient = t.client({ apiKey: key.secret });
+    const fromKey = await keyClient.apiKeys.createWithKey({ body: {} });
+    secrets.push(ws.apiKey.secret, key.secret, fromKey.secret);
+    await keyClient.members.list({ params: { id: owner.workspaceId } });
+
+    const bridged = await owner.client.workspaces.createSession({ params: { id: owner.workspaceId } });
+    secrets.push(bridged.sessionToken);
+
+    const invite = await owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'workspace' } });
+    const inviteToken = tokenIn(invite.url!);
+    secrets.push(inviteToken);
+    await t.client().invites.preview({ params: { token: inviteToken } });
+    await t.client({ sessionToken: signup.sessionToken }).invites.accept({ params: { token: inviteToken } });
+
+    const { resetUrl } = await t.client().accounts.requestPasswordReset({ body: { email: owner.email } });
+    secrets.push(tokenIn(resetUrl!), 'a-brand-new-password');
+    await t.client().accounts.resetPassword({ body: { token: tokenIn(resetUrl!), password: 'a-brand-new-password' } });
+    const again = await t.client().accounts.login({ body: { email: owner.email, password: 'a-brand-new-password' } });
+    secrets.push(again.sessionToken);
+
+    await t.client({ sessionToken: again.sessionToken }).apiKeys.delete({ params: { id: owner.workspaceId, keyId: key.id } });
+    await failure(keyClient.members.list({ params: { id: owner.workspaceId } }));
+    await failure(t.client({ sessionToken: owner.sessionToken }).accounts.me());
+
+    const logs = t.logText();
+    expect(logs.length).toBeGreaterThan(1000);
+    const leaked = [...secrets, ...secrets.map(hashSecret)].filter((s) => logs.includes(s));
+    expect(leaked).toEqual([]);
+    expect(logs).not.toMatch(/gc[skwvrig]_[A-Za-z0-9_-]{20,}/);
+  });
+});

@@ -10,6 +10,7 @@ import { createMailer } from './email/create-mailer';
 import { type AppOptions, createApp } from './http/app';
 import { createRateLimitStore } from './http/rate-limit';
 import { DomainEventBus } from './lib/domain-events';
+import { startWebhooks } from './webhooks';
 
 export interface RunningServer {
   url: string;
@@ -33,6 +34,7 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
   const rateLimits = createRateLimitStore(orm, config.redisUrl);
   const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'));
   const ctx: AppContext = { config, orm, pool, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
+  const webhooks = await startWebhooks(ctx, databaseUrl);
   const app = createApp(ctx, appOptions);
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -60,6 +62,7 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
         });
         server.closeIdleConnections();
       });
+      await webhooks.stop();
       await rateLimits.close();
       await orm.close(true);
       await pool.end();

@@ -7,6 +7,7 @@ import { accountsRoutes } from '../accounts/routes';
 import { devRoutes } from '../dev/routes';
 import { invitesRoutes } from '../invites/routes';
 import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
+import { routesFor as webhookRoutes } from '../webhooks/router';
 import { problem } from './problem';
 
 /**
@@ -22,6 +23,7 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     members: membersRoutes(ctx),
     apiKeys: apiKeysRoutes(ctx),
     invites: invitesRoutes(ctx),
+    webhooks: webhookRoutes(ctx),
   };
 }
 

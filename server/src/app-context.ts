@@ -1,4 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { Mailer } from './email/mailer';
@@ -9,6 +10,8 @@ import type { DomainEventBus } from './lib/domain-events';
 export interface AppContext {
   config: Config;
   orm: MikroORM;
+  /** A plain pool for per-request hot paths (authentication). */
+  pool: pg.Pool;
   logger: Logger;
   /** The internal event bus: outbox rows written in the transaction of each change. */
   bus: DomainEventBus;

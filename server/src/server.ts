@@ -5,10 +5,12 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
+import { createPool } from './db/pool';
 import { createMailer } from './email/create-mailer';
 import { type AppOptions, createApp } from './http/app';
 import { createRateLimitStore } from './http/rate-limit';
 import { DomainEventBus } from './lib/domain-events';
+import { startWebhooks } from './webhooks';
 
 export interface RunningServer {
   url: string;
@@ -30,7 +32,9 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
   const orm = await openOrm(databaseUrl, logger);
   await migrate(orm, databaseUrl);
   const rateLimits = createRateLimitStore(orm, config.redisUrl);
-  const ctx: AppContext = { config, orm, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
+  const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'));
+  const ctx: AppContext = { config, orm, pool, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
+  const webhooks = await startWebhooks(ctx, databaseUrl);
   const app = createApp(ctx, appOptions);
 
   const server: Server = await new Promise((resolve, reject) => {
@@ -58,8 +62,10 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
         });
         server.closeIdleConnections();
       });
+      await webhooks.stop();
       await rateLimits.close();
       await orm.close(true);
+      await pool.end();
       await embedded?.stop();
       logger.info('stopped');
     })());

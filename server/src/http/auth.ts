@@ -1,7 +1,7 @@
 import type { RouteMetadata } from '@gathercast/contract';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config';
+import type { Queryable } from '../db/pool';
 import { safeEqual } from '../lib/secrets';
 import { readCookie, sessionCookieName, setSessionCookie } from './cookies';
 import {
@@ -44,13 +44,12 @@ function allowedOrigins(config: Config): Set<string> {
  * Resolves credentials, then applies the route's access policy (contract metadata). Runs before
  * request validation, so a caller without access never learns which input would have been valid.
  */
-export function authenticate(config: Config, emFor: (req: Request) => EntityManager) {
+export function authenticate(config: Config, db: Queryable) {
   const origins = allowedOrigins(config);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
       const meta = (req as Request & { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute?.metadata;
       const policy = meta?.access ?? 'public';
-      const em = emFor(req);
       const auth: RequestAuth = { platform: false };
       req.auth = auth;
 
@@ -59,7 +58,7 @@ export function authenticate(config: Config, emFor: (req: Request) => EntityMana
 
       const apiKey = req.header('x-api-key');
       if (apiKey !== undefined) {
-        const found = await findApiKey(em, apiKey);
+        const found = await findApiKey(db, apiKey);
         if (!found) throw problem('unauthorized', 'The API key is unknown or revoked');
         auth.apiKey = found;
       }
@@ -67,12 +66,12 @@ export function authenticate(config: Config, emFor: (req: Request) => EntityMana
       const bearer = bearerToken(req);
       const cookie = readCookie(req, sessionCookieName);
       if (bearer) {
-        const s = await findSession(em, bearer, false);
+        const s = await findSession(db, bearer, false);
         if (!s && policy !== 'public') throw problem('unauthorized', 'The session token is unknown or expired');
         if (s) auth.session = s;
       } else if (cookie) {
         // A stale cookie on a public route is ignored rather than refused.
-        const s = await findSession(em, cookie, true);
+        const s = await findSession(db, cookie, true);
         if (s?.kind === 'account') {
           auth.session = s;
           if (s.renewed) setSessionCookie(res, cookie, config.secureCookies);
@@ -87,7 +86,7 @@ export function authenticate(config: Config, emFor: (req: Request) => EntityMana
         }
       }
 
-      await applyPolicy(policy, meta, req, auth, em);
+      await applyPolicy(policy, meta, req, auth, db);
       next();
     } catch (err) {
       next(err);
@@ -100,7 +99,7 @@ async function applyPolicy(
   meta: RouteMetadata | undefined,
   req: Request,
   auth: RequestAuth,
-  em: EntityManager,
+  db: Queryable,
 ): Promise<void> {
   switch (policy) {
     case 'public':
@@ -119,7 +118,7 @@ async function applyPolicy(
     case 'member':
     case 'admin':
     case 'memberSession':
-      await resolveWorkspace(policy, meta, req, auth, em);
+      await resolveWorkspace(policy, meta, req, auth, db);
       return;
   }
 }
@@ -129,7 +128,7 @@ async function resolveWorkspace(
   meta: RouteMetadata | undefined,
   req: Request,
   auth: RequestAuth,
-  em: EntityManager,
+  db: Queryable,
 ): Promise<void> {
   const fromPath = meta?.workspace === 'path' ? req.params.id : undefined;
   if (auth.apiKey) {
@@ -145,7 +144,7 @@ async function resolveWorkspace(
 
   let workspaceId = fromPath ?? req.header('x-workspace-id') ?? undefined;
   if (!workspaceId) {
-    workspaceId = (await onlyWorkspaceOf(em, auth.accountId)) ?? undefined;
+    workspaceId = (await onlyWorkspaceOf(db, auth.accountId)) ?? undefined;
     if (!workspaceId) {
       throw problem('bad_request', 'Name the workspace with the x-workspace-id header', {
         errors: [{ path: 'headers.x-workspace-id', message: 'Required when the account has several workspaces' }],
@@ -153,7 +152,7 @@ async function resolveWorkspace(
     }
   }
   if (!/^[0-9a-f-]{36}$/i.test(workspaceId)) throw problem('not_found', 'Workspace not found');
-  const role = await findMemberRole(em, workspaceId, auth.accountId);
+  const role = await findMemberRole(db, workspaceId, auth.accountId);
   if (!role) throw problem('not_found', 'Workspace not found');
   if (policy === 'admin' && role === 'member') {
     throw problem('forbidden', 'Only workspace owners and admins may do this');

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Queryable } from '../db/pool';
 import type { SessionKind } from '../identity/entities';
 import { hashSecret } from '../lib/secrets';
 import { sessionLifetimeMs } from './cookies';
@@ -34,17 +34,22 @@ const lastUsedWriteIntervalMs = 60_000;
 /** Account sessions slide: renewed to 30 days when used, at most once an hour. */
 const renewIntervalMs = 3600_000;
 
-export async function findApiKey(em: EntityManager, secret: string): Promise<ApiKeyCaller | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ id: string; workspace_id: string; last_used_at: Date | null }[]>(
-      'select id, workspace_id, last_used_at from api_key where secret_hash = ? and revoked_at is null',
-      [hashSecret(secret)],
-    );
+/*
+ * These run on every request, so they use the raw pool with named (prepared) statements: no query
+ * building, and PostgreSQL plans each statement once per connection. No result is ever cached, so a
+ * revoked key or session fails on the very next request on every process.
+ */
+
+export async function findApiKey(db: Queryable, secret: string): Promise<ApiKeyCaller | null> {
+  const { rows } = await db.query<{ id: string; workspace_id: string; last_used_at: Date | null }>({
+    name: 'auth_find_api_key',
+    text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
+    values: [hashSecret(secret)],
+  });
   const row = rows[0];
   if (!row) return null;
   if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > lastUsedWriteIntervalMs) {
-    await em.getConnection().execute('update api_key set last_used_at = now() where id = ?', [row.id]);
+    await db.query({ name: 'auth_touch_api_key', text: 'update api_key set last_used_at = now() where id = $1', values: [row.id] });
   }
   return { id: row.id, workspaceId: row.workspace_id };
 }
@@ -61,25 +66,26 @@ interface SessionRow {
   last_used_at: Date;
 }
 
-export async function findSession(em: EntityManager, token: string, viaCookie: boolean): Promise<SessionCaller | null> {
+export async function findSession(db: Queryable, token: string, viaCookie: boolean): Promise<SessionCaller | null> {
   const kind = sessionKindOf(token);
   if (!kind) return null;
-  const rows = await em
-    .getConnection()
-    .execute<SessionRow[]>(
-      `select id, kind, account_id, workspace_id, event_id, subject_id, data, expires_at, last_used_at
-         from session where token_hash = ? and revoked_at is null and expires_at > now()`,
-      [hashSecret(token)],
-    );
+  const { rows } = await db.query<SessionRow>({
+    name: 'auth_find_session',
+    text: `select id, kind, account_id, workspace_id, event_id, subject_id, data, expires_at, last_used_at
+             from session where token_hash = $1 and revoked_at is null and expires_at > now()`,
+    values: [hashSecret(token)],
+  });
   const row = rows[0];
   if (!row || row.kind !== kind) return null;
   let expiresAt = new Date(row.expires_at);
   let renewed = false;
   if (row.kind === 'account' && Date.now() - new Date(row.last_used_at).getTime() > renewIntervalMs) {
     expiresAt = new Date(Date.now() + sessionLifetimeMs);
-    await em
-      .getConnection()
-      .execute('update session set last_used_at = now(), expires_at = ? where id = ?', [expiresAt, row.id]);
+    await db.query({
+      name: 'auth_renew_session',
+      text: 'update session set last_used_at = now(), expires_at = $1 where id = $2',
+      values: [expiresAt, row.id],
+    });
     renewed = true;
   }
   return {
@@ -97,24 +103,23 @@ export async function findSession(em: EntityManager, token: string, viaCookie: b
 }
 
 export async function findMemberRole(
-  em: EntityManager,
+  db: Queryable,
   workspaceId: string,
   accountId: string,
 ): Promise<'owner' | 'admin' | 'member' | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ role: 'owner' | 'admin' | 'member' }[]>(
-      'select role from workspace_member where workspace_id = ? and account_id = ?',
-      [workspaceId, accountId],
-    );
+  const { rows } = await db.query<{ role: 'owner' | 'admin' | 'member' }>({
+    name: 'auth_member_role',
+    text: 'select role from workspace_member where workspace_id = $1 and account_id = $2',
+    values: [workspaceId, accountId],
+  });
   return rows[0]?.role ?? null;
 }
 
-export async function onlyWorkspaceOf(em: EntityManager, accountId: string): Promise<string | null> {
-  const rows = await em
-    .getConnection()
-    .execute<{ workspace_id: string }[]>('select workspace_id from workspace_member where account_id = ? limit 2', [
-      accountId,
-    ]);
+export async function onlyWorkspaceOf(db: Queryable, accountId: string): Promise<string | null> {
+  const { rows } = await db.query<{ workspace_id: string }>({
+    name: 'auth_only_workspace',
+    text: 'select workspace_id from workspace_member where account_id = $1 limit 2',
+    values: [accountId],
+  });
   return rows.length === 1 ? rows[0]!.workspace_id : null;
 }

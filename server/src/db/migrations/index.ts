@@ -2,10 +2,12 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000Foundation } from './Migration20261122000000Foundation';
 import { Migration20261122010000Events } from './Migration20261122010000Events';
 import { Migration20261122020000Identity } from './Migration20261122020000Identity';
+import { Migration20261122030000Webhooks } from './Migration20261122030000Webhooks';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122000000Foundation', class: Migration20261122000000Foundation },
   { name: 'Migration20261122010000Events', class: Migration20261122010000Events },
   { name: 'Migration20261122020000Identity', class: Migration20261122020000Identity },
+  { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
 ];

@@ -1,0 +1,177 @@
+/**
+ * Webhook delivery benchmark, loopback only and bounded:
+ *   1. throughput: a backlog of deliveries committed at once, drained by 1 and then 4 server
+ *      processes sharing one database, into a local receiver (deliveries per second);
+ *   2. latency: single changes committed one at a time, commit-to-receipt p50/p99 (1 process).
+ *
+ *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres pnpm --filter @gathercast/bench-webhooks bench
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const serverDir = path.resolve(here, '../../server');
+const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const backlog = Number(process.env.BENCH_DELIVERIES ?? 10_000);
+const latencySamples = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
+const concurrency = process.env.WEBHOOK_CONCURRENCY ?? '64';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
+
+// ---- receiver -------------------------------------------------------------------------------
+const received = new Map<string, number>();
+let receivedCount = 0;
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    const id = String(req.headers['x-gc-event-id']);
+    if (!received.has(id)) received.set(id, performance.timeOrigin + performance.now());
+    receivedCount++;
+    res.writeHead(200, { 'content-length': '2' }).end('ok');
+  });
+});
+receiver.keepAliveTimeout = 60_000;
+await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+// ---- database and servers ---------------------------------------------------------------------
+const dbName = `gc_bench_${randomBytes(4).toString('hex')}`;
+const admin = new pg.Client({ connectionString: adminUrl });
+await admin.connect();
+await admin.query(`create database ${dbName}`);
+const databaseUrl = withDb(adminUrl, dbName);
+const db = new pg.Client({ connectionString: databaseUrl });
+
+const children: ChildProcess[] = [];
+async function startServers(n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const port = 41000 + Math.floor(Math.random() * 20000);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: databaseUrl,
+        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+        WEBHOOK_CONCURRENCY: concurrency,
+        LOG_LEVEL: 'warn',
+      },
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    children.push(child);
+    for (let t = 0; ; t++) {
+      if (t > 300) throw new Error('server did not become ready');
+      try {
+        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
+      } catch {}
+      await sleep(100);
+    }
+  }
+}
+async function stopServers(): Promise<void> {
+  await Promise.all(
+    children.splice(0).map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          c.once('exit', () => resolve());
+          c.kill('SIGTERM');
+        }),
+    ),
+  );
+}
+
+const body = (id: string, ws: string) =>
+  JSON.stringify({ id, type: 'event.published', workspaceId: ws, eventId: randomUUID(), occurredAt: new Date().toISOString() });
+
+/** The outbox statement the server's fan-out runs, for `n` changes in one transaction. */
+async function commitDeliveries(client: pg.Client, endpointId: string, workspaceId: string, n: number): Promise<string[]> {
+  const ids = Array.from({ length: n }, () => randomUUID());
+  await client.query('begin');
+  for (let i = 0; i < n; i += 1000) {
+    const chunk = ids.slice(i, i + 1000);
+    await client.query(
+      `with d as (
+         insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
+         select gen_random_uuid(), $1, $2, x.id::uuid, 'event.published', x.body, 'pending', now()
+         from unnest($3::text[], $4::text[]) as x(id, body)
+         returning id
+       )
+       select count(graphile_worker.add_job('webhook_deliver', json_build_object('id', d.id::text), max_attempts := 25, job_key := d.id::text)) from d`,
+      [endpointId, workspaceId, chunk, chunk.map((id) => body(id, workspaceId))],
+    );
+  }
+  await client.query('commit');
+  return ids;
+}
+
+async function waitReceived(ids: string[], timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ids.every((id) => received.has(id))) {
+    if (Date.now() > deadline) throw new Error(`only ${ids.filter((id) => received.has(id)).length}/${ids.length} arrived`);
+    await sleep(5);
+  }
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+try {
+  // The first server migrates the database (and graphile-worker's schema).
+  await startServers(1);
+  await db.connect();
+  const workspaceId = randomUUID();
+  await db.query(`insert into workspace (id, name, slug) values ($1, 'bench', $2)`, [workspaceId, `bench-${workspaceId.slice(0, 8)}`]);
+  const endpointId = randomUUID();
+  await db.query(
+    `insert into webhook_endpoint (id, workspace_id, url, secret) values ($1, $2, $3, $4)`,
+    [endpointId, workspaceId, receiverUrl, `whsec_${createHash('sha256').update(endpointId).digest('base64url')}`],
+  );
+
+  const results: Record<string, unknown> = { deliveries: backlog, workerConcurrencyPerProcess: Number(concurrency) };
+
+  // Latency first, on an idle single process: one change at a time.
+  await waitReceived(await commitDeliveries(db, endpointId, workspaceId, 50), 30_000); // warm-up
+  const lat: number[] = [];
+  for (let i = 0; i < latencySamples; i++) {
+    const [id] = await commitDeliveries(db, endpointId, workspaceId, 1);
+    const committed = performance.timeOrigin + performance.now();
+    await waitReceived([id!], 10_000);
+    lat.push(received.get(id!)! - committed);
+    await sleep(5);
+  }
+  lat.sort((a, b) => a - b);
+  results.latencyMs = { p50: +pct(lat, 50).toFixed(1), p99: +pct(lat, 99).toFixed(1), samples: lat.length };
+
+  for (const processes of [1, 4]) {
+    if (children.length < processes) await startServers(processes - children.length);
+    await sleep(500);
+    const t0 = performance.timeOrigin + performance.now();
+    const ids = await commitDeliveries(db, endpointId, workspaceId, backlog);
+    const committed = performance.timeOrigin + performance.now();
+    await waitReceived(ids, 120_000);
+    const last = Math.max(...ids.map((id) => received.get(id)!));
+    results[`throughput${processes}p`] = {
+      deliveriesPerSecond: Math.round(backlog / ((last - committed) / 1000)),
+      commitMs: Math.round(committed - t0),
+      drainMs: Math.round(last - committed),
+    };
+  }
+  const { rows } = await db.query(`select status, count(*)::int as n from webhook_delivery group by status`);
+  results.statuses = Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  results.requestsReceived = receivedCount;
+  console.log(JSON.stringify(results, null, 2));
+} finally {
+  await stopServers();
+  await db.end().catch(() => {});
+  await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
+  await admin.end();
+  receiver.close();
+  receiver.closeAllConnections();
+}

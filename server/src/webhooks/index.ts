@@ -1,0 +1,27 @@
+import type { AppContext } from '../app-context';
+import { fanOut } from './queue';
+import { routesFor } from './router';
+import { webhookSettings } from './settings';
+import { WebhookWorker } from './worker';
+
+export interface Webhooks {
+  worker: WebhookWorker;
+  /** Stops the delivery worker (running attempts finish first). Call before the ORM closes. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Wires the webhooks domain: the outbox subscriber on the bus (deliveries written in the
+ * transaction of each change) and the delivery worker. Returns the handle the server stops on SIGTERM.
+ */
+export async function startWebhooks(ctx: AppContext, databaseUrl: string): Promise<Webhooks> {
+  const settings = webhookSettings(ctx.config);
+  ctx.bus.subscribe(async (em, event) => {
+    await fanOut(em, event);
+  });
+  const worker = new WebhookWorker(databaseUrl, settings, ctx.logger);
+  await worker.start();
+  return { worker, stop: () => worker.stop() };
+}
+
+export { routesFor };

@@ -1,0 +1,56 @@
+import type { Config } from '../config';
+import { defaultRetryScheduleMs } from './retry-schedule';
+
+/** Everything the webhook sender is tuned by. Built once from the config (and a few env knobs). */
+export interface WebhookSettings {
+  /** WEBHOOK_ALLOW_INSECURE_URLS: http:// URLs and loopback/private targets (development and tests only). */
+  allowInsecure: boolean;
+  /** WEBHOOK_TIMEOUT_MS: per-attempt timeout. */
+  timeoutMs: number;
+  /** Delays before the 2nd, 3rd, … attempt (decisions.md §7). */
+  retryScheduleMs: number[];
+  /** Deliveries attempted at once by one process (WEBHOOK_CONCURRENCY, default 64). */
+  concurrency: number;
+  /** Database connections of the delivery worker (WEBHOOK_DB_POOL_SIZE, default 10): attempts spend their time in HTTP, not SQL. */
+  dbPoolSize: number;
+  /** How often idle workers poll for scheduled retries (WEBHOOK_POLL_INTERVAL_MS, default 1000). */
+  pollIntervalMs: number;
+  /** How often a process looks for deliveries whose attempting process died (WEBHOOK_SWEEP_INTERVAL_MS). */
+  sweepIntervalMs: number;
+  /** An endpoint whose attempts have only failed for this long is disabled (3 days). */
+  failingDisableMs: number;
+  /** How long the old secret keeps signing after rotate-secret (24 h). */
+  rotationOverlapMs: number;
+  /** Whether this process runs the delivery worker (WEBHOOK_WORKER=false turns it off). */
+  runWorker: boolean;
+  /** The base URL used in test events' playback URLs. */
+  publicBaseUrl: string;
+}
+
+const int = (v: string | undefined, fallback: number, min: number) => {
+  const n = v === undefined || v === '' ? Number.NaN : Number(v);
+  return Number.isInteger(n) && n >= min ? n : fallback;
+};
+
+/**
+ * `WEBHOOK_RETRY_SCHEDULE_MS` (comma-separated milliseconds) replaces the retry schedule. It exists
+ * for tests only, so that retries can be observed in milliseconds; production never sets it.
+ */
+export function webhookSettings(config: Config, env: NodeJS.ProcessEnv = process.env): WebhookSettings {
+  const schedule = env.WEBHOOK_RETRY_SCHEDULE_MS?.split(',')
+    .map((s) => Number(s.trim()))
+    .filter((n) => Number.isFinite(n) && n >= 0);
+  return {
+    allowInsecure: config.webhookAllowInsecureUrls,
+    timeoutMs: config.webhookTimeoutMs,
+    retryScheduleMs: schedule?.length ? schedule : defaultRetryScheduleMs,
+    concurrency: int(env.WEBHOOK_CONCURRENCY, 64, 1),
+    dbPoolSize: int(env.WEBHOOK_DB_POOL_SIZE, 10, 2),
+    pollIntervalMs: int(env.WEBHOOK_POLL_INTERVAL_MS, 1000, 10),
+    sweepIntervalMs: int(env.WEBHOOK_SWEEP_INTERVAL_MS, 10_000, 50),
+    failingDisableMs: 3 * 24 * 3600 * 1000,
+    rotationOverlapMs: 24 * 3600 * 1000,
+    runWorker: !['false', '0', 'no'].includes((env.WEBHOOK_WORKER ?? '').toLowerCase()),
+    publicBaseUrl: config.publicBaseUrl,
+  };
+}

@@ -1,0 +1,113 @@
+import { Logger as GraphileLogger, type Runner, run, runMigrations } from 'graphile-worker';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { attemptDelivery } from './deliver';
+import { WebhookHttpClient } from './http-sender';
+import { addJobSql, deliverTask } from './queue';
+import type { WebhookSettings } from './settings';
+
+/**
+ * The delivery worker: graphile-worker jobs (LISTEN/NOTIFY, so an attempt starts within
+ * milliseconds of the commit), one attempt per job, shared by every server process on the database.
+ * A sweeper re-queues deliveries whose attempting process died (graphile-worker itself would only
+ * release such a job after 4 hours).
+ */
+export class WebhookWorker {
+  private runner: Runner | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private sweeping: Promise<void> | undefined;
+  private readonly pool: pg.Pool;
+  private readonly http: WebhookHttpClient;
+
+  constructor(
+    databaseUrl: string,
+    private readonly settings: WebhookSettings,
+    private readonly logger: Logger,
+  ) {
+    this.pool = new pg.Pool({ connectionString: databaseUrl, max: settings.dbPoolSize });
+    this.pool.on('error', (err) => logger.warn({ err }, 'webhook worker pool error'));
+    this.http = new WebhookHttpClient(settings.allowInsecure);
+  }
+
+  private graphileLogger() {
+    const log = this.logger.child({ component: 'graphile-worker' });
+    return new GraphileLogger(() => (level, message) => {
+      if (level === 'error') log.error(message);
+      else if (level === 'warning') log.warn(message);
+      else log.debug(message);
+    });
+  }
+
+  /** Installs or upgrades the job-queue schema (every process, so API-only processes can enqueue). */
+  async migrate(): Promise<void> {
+    await runMigrations({ pgPool: this.pool, logger: this.graphileLogger() });
+  }
+
+  async start(): Promise<void> {
+    await this.migrate();
+    if (!this.settings.runWorker) return;
+    const deps = { pool: this.pool, http: this.http, settings: this.settings, logger: this.logger };
+    this.runner = await run({
+      pgPool: this.pool,
+      concurrency: this.settings.concurrency,
+      noHandleSignals: true,
+      pollInterval: this.settings.pollIntervalMs,
+      logger: this.graphileLogger(),
+      taskList: {
+        [deliverTask]: async (payload) => {
+          await attemptDelivery(deps, (payload as { id: string }).id);
+        },
+      },
+    });
+    this.scheduleSweep();
+  }
+
+  private scheduleSweep(): void {
+    const delay = this.settings.sweepIntervalMs * (0.75 + Math.random() / 2);
+    this.sweepTimer = setTimeout(() => {
+      this.sweeping = this.sweep()
+        .then(() => undefined)
+        .catch((err) => this.logger.warn({ err }, 'webhook sweep failed'))
+        .finally(() => {
+          this.sweeping = undefined;
+          if (this.runner) this.scheduleSweep();
+        });
+    }, delay);
+  }
+
+  /**
+   * Re-queues pending deliveries that are overdue, not leased by a live attempt, and have no waiting
+   * job: their job was locked by a process that died. Returns how many were re-queued.
+   */
+  async sweep(): Promise<number> {
+    const grace = Math.max(2 * this.settings.sweepIntervalMs, 1000);
+    const res = await this.pool.query(
+      `select count(${addJobSql('d.id::text')}) as n
+       from (
+         select d.id from webhook_delivery d
+         where d.status = 'pending' and d.next_attempt_at < now() - $1 * interval '1 millisecond'
+           and (d.lease_until is null or d.lease_until < now())
+           and not exists (
+             select 1 from graphile_worker._private_jobs j where j.key = d.id::text and j.locked_at is null
+           )
+         order by d.next_attempt_at
+         limit 500
+       ) d`,
+      [grace],
+    );
+    const n = Number(res.rows[0]?.n ?? 0);
+    if (n > 0) this.logger.info({ requeued: n }, 'webhook deliveries re-queued after a lost attempt');
+    return n;
+  }
+
+  /** Stops taking jobs, lets running attempts finish, then closes connections. */
+  async stop(): Promise<void> {
+    const runner = this.runner;
+    this.runner = undefined;
+    if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    await this.sweeping;
+    if (runner) await runner.stop();
+    this.http.close();
+    await this.pool.end();
+  }
+}

@@ -1,0 +1,271 @@
+import { webhookEventTypes } from '@gathercast/contract';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Receiver } from './support/receiver';
+import { startTestServer, type TestServer } from './support/server';
+import { createWorkspaceWithKey, verifyDelivery } from './support/webhook-fixtures';
+import { applyFastWebhookEnv, recordEvent } from './support/webhook-server';
+
+let t: TestServer;
+let rx: Receiver;
+let apiKey: string;
+let workspaceId: string;
+let gc: ReturnType<TestServer['client']>;
+
+beforeAll(async () => {
+  applyFastWebhookEnv();
+  rx = await Receiver.start();
+  t = await startTestServer({ WEBHOOK_TIMEOUT_MS: '300' });
+  ({ apiKey, workspaceId } = await createWorkspaceWithKey(t.databaseUrl));
+  gc = t.client({ apiKey });
+});
+afterAll(async () => {
+  await t?.close();
+  await rx?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function endpoint(name: string, behaviour?: Parameters<Receiver['url']>[1], eventTypes?: string[]) {
+  return gc.webhooks.create({ body: { url: rx.url(name, behaviour), eventTypes: eventTypes as never } });
+}
+
+async function deliveriesOf(id: string) {
+  return (await gc.webhooks.listDeliveries({ params: { id }, query: {} })).deliveries;
+}
+
+describe('webhook delivery', () => {
+  it('delivers event.published, event.started and event.ended signed, flat, with the documented headers', async () => {
+    const ep = await endpoint('lifecycle', undefined, ['event.published', 'event.started', 'event.ended']);
+    const eventId = crypto.randomUUID();
+    const sent = [];
+    for (const type of ['event.published', 'event.started', 'event.ended'] as const) {
+      sent.push(await recordEvent(t, { type, workspaceId, eventId }));
+    }
+    await rx.waitFor(() => rx.to('lifecycle').length === 3, 5000, 'three deliveries');
+    for (const [i, got] of rx.to('lifecycle').entries()) {
+      const body = verifyDelivery(got, [ep.secret]);
+      const ev = sent.find((s) => s.id === body.id)!;
+      expect(body).toEqual({
+        id: ev.id,
+        type: ev.type,
+        workspaceId,
+        eventId,
+        occurredAt: ev.occurredAt.toISOString(),
+      });
+      expect(got.headers['x-gc-event-type']).toBe(body.type);
+      expect(got.headers['content-type']).toBe('application/json');
+      expect(got.headers['user-agent']).toMatch(/^Gathercast-Webhooks\//);
+      expect(got.headers['x-gc-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+      expect(i).toBeLessThan(3);
+    }
+  });
+
+  it('delivers every event type with its own fields, and only to endpoints that take the type', async () => {
+    const all = await endpoint('all-types');
+    const endedOnly = await endpoint('ended-only', undefined, ['event.ended']);
+    await recordEvent(t, {
+      type: 'participant.joined',
+      workspaceId,
+      data: { participantId: 'anon:1', anonymous: true, role: 'viewer' },
+    });
+    for (const type of webhookEventTypes.filter((x) => x !== 'participant.joined')) await recordEvent(t, { type, workspaceId });
+    await rx.waitFor(() => rx.to('all-types').length === webhookEventTypes.length, 5000, 'all types');
+    const joined = rx.to('all-types').map((r) => verifyDelivery(r, [all.secret])).find((b) => b.type === 'participant.joined');
+    expect(joined).toMatchObject({ participantId: 'anon:1', anonymous: true, role: 'viewer' });
+    await rx.waitFor(() => rx.to('ended-only').length === 1, 5000, 'ended only');
+    await sleep(300);
+    expect(rx.to('ended-only').map((r) => verifyDelivery(r, [endedOnly.secret]).type)).toEqual(['event.ended']);
+  });
+
+  it('retries a receiver answering 500 twice then 200: three attempts with one event id', async () => {
+    const ep = await endpoint('flaky', (n) => ({ status: n < 2 ? 500 : 200, body: n < 2 ? 'boom' : 'fine' }));
+    const ev = await recordEvent(t, { type: 'event.published', workspaceId });
+    await rx.waitFor(() => rx.to('flaky').length === 3, 5000, 'three attempts');
+    const ids = rx.to('flaky').map((r) => verifyDelivery(r, [ep.secret]).id);
+    expect(new Set(ids)).toEqual(new Set([ev.id]));
+    expect(new Set(rx.to('flaky').map((r) => r.headers['x-gc-event-id']))).toEqual(new Set([ev.id]));
+    let log = await deliveriesOf(ep.id);
+    for (let i = 0; i < 50 && log[0]?.status !== 'succeeded'; i++) {
+      await sleep(50);
+      log = await deliveriesOf(ep.id);
+    }
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ eventId: ev.id, eventType: 'event.published', status: 'succeeded' });
+    expect(log[0]!.attempts.map((a) => [a.responseStatus, a.responseBody])).toEqual([
+      [500, 'boom'],
+      [500, 'boom'],
+      [200, 'fine'],
+    ]);
+    await sleep(300);
+    expect(rx.to('flaky')).toHaveLength(3);
+  });
+
+  it('does not retry a 400: one attempt, rejected', async () => {
+    const ep = await endpoint('rejecting', () => ({ status: 400, body: 'no thanks' }));
+    await recordEvent(t, { type: 'event.started', workspaceId });
+    await rx.waitFor(() => rx.to('rejecting').length === 1, 5000);
+    await sleep(500);
+    expect(rx.to('rejecting')).toHaveLength(1);
+    const [d] = await deliveriesOf(ep.id);
+    expect(d).toMatchObject({ status: 'rejected', nextAttemptAt: null });
+    expect(d!.attempts).toHaveLength(1);
+    expect(d!.attempts[0]).toMatchObject({ responseStatus: 400, responseBody: 'no thanks', error: null });
+  });
+
+  it('times out a hanging receiver and retries', async () => {
+    const ep = await endpoint('hanging', (n) => (n === 0 ? { hang: true } : { status: 204 }));
+    await recordEvent(t, { type: 'event.ended', workspaceId });
+    await rx.waitFor(() => rx.to('hanging').length === 2, 5000);
+    let [d] = await deliveriesOf(ep.id);
+    for (let i = 0; i < 50 && d?.status !== 'succeeded'; i++) {
+      await sleep(50);
+      [d] = await deliveriesOf(ep.id);
+    }
+    expect(d!.status).toBe('succeeded');
+    expect(d!.attempts[0]).toMatchObject({ responseStatus: null });
+    expect(d!.attempts[0]!.error).toMatch(/^timeout/);
+    expect(d!.attempts[0]!.durationMs).toBeGreaterThanOrEqual(290);
+    expect(d!.attempts[1]!.responseStatus).toBe(204);
+  });
+
+  it('does not follow redirects: a 302 is a failed attempt and is retried', async () => {
+    const ep = await endpoint('redirecting', (n) =>
+      n === 0 ? { status: 302, headers: { location: rx.url('redirect-target') } } : { status: 200 },
+    );
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await rx.waitFor(() => rx.to('redirecting').length === 2, 5000);
+    expect(rx.to('redirect-target')).toHaveLength(0);
+    const [d] = await deliveriesOf(ep.id);
+    expect(d!.attempts[0]).toMatchObject({ responseStatus: 302 });
+  });
+
+  it('marks a delivery failed once the schedule is exhausted (11 attempts)', async () => {
+    const ep = await endpoint('always-500', () => ({ status: 503 }));
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await rx.waitFor(() => rx.to('always-500').length === 11, 10_000);
+    let [d] = await deliveriesOf(ep.id);
+    for (let i = 0; i < 50 && d?.status !== 'failed'; i++) {
+      await sleep(50);
+      [d] = await deliveriesOf(ep.id);
+    }
+    expect(d).toMatchObject({ status: 'failed', nextAttemptAt: null });
+    expect(d!.attempts).toHaveLength(11);
+    await sleep(300);
+    expect(rx.to('always-500')).toHaveLength(11);
+  });
+
+  it('a deleted endpoint receives nothing more, not even queued retries', async () => {
+    const ep = await endpoint('deleted', () => ({ status: 500 }));
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await rx.waitFor(() => rx.to('deleted').length >= 1, 5000);
+    await gc.webhooks.delete({ params: { id: ep.id } });
+    const seen = rx.to('deleted').length;
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await sleep(700);
+    // At most an attempt already in flight at the moment of the delete.
+    expect(rx.to('deleted').length).toBeLessThanOrEqual(seen + 1);
+    const after = rx.to('deleted').length;
+    await sleep(500);
+    expect(rx.to('deleted').length).toBe(after);
+  });
+
+  it('signs with both secrets after rotate-secret, new first', async () => {
+    const ep = await endpoint('rotating');
+    const rotated = await gc.webhooks.rotateSecret({ params: { id: ep.id } });
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(ep.secret);
+    await recordEvent(t, { type: 'event.started', workspaceId });
+    await rx.waitFor(() => rx.to('rotating').length === 1, 5000);
+    const got = rx.to('rotating')[0]!;
+    expect(String(got.headers['x-gc-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
+    verifyDelivery(got, [rotated.secret]);
+    verifyDelivery(got, [ep.secret]);
+    const [, newSig] = String(got.headers['x-gc-signature']).split(',');
+    const onlyNew = { ...got, headers: { ...got.headers, 'x-gc-signature': `${String(got.headers['x-gc-signature']).split(',')[0]},${newSig}` } };
+    verifyDelivery(onlyNew, [rotated.secret]);
+  });
+
+  it('disables an endpoint that answers 410 Gone', async () => {
+    const ep = await endpoint('gone', () => ({ status: 410 }));
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await rx.waitFor(() => rx.to('gone').length === 1, 5000);
+    let e = await gc.webhooks.get({ params: { id: ep.id } });
+    for (let i = 0; i < 50 && e.enabled; i++) {
+      await sleep(50);
+      e = await gc.webhooks.get({ params: { id: ep.id } });
+    }
+    expect(e).toMatchObject({ enabled: false, disabledReason: 'gone' });
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await sleep(300);
+    expect(rx.to('gone')).toHaveLength(1);
+    const back = await gc.webhooks.update({ params: { id: ep.id }, body: { enabled: true } });
+    expect(back).toMatchObject({ enabled: true, disabledReason: null });
+  });
+
+  it('disables an endpoint whose attempts have only failed for 3 days', async () => {
+    const ep = await endpoint('failing', () => ({ status: 500 }));
+    const db = new pg.Client({ connectionString: t.databaseUrl });
+    await db.connect();
+    await db.query(`update webhook_endpoint set failing_since = now() - interval '3 days 1 minute' where id = $1`, [ep.id]);
+    await db.end();
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await rx.waitFor(() => rx.to('failing').length === 1, 5000);
+    let e = await gc.webhooks.get({ params: { id: ep.id } });
+    for (let i = 0; i < 50 && e.enabled; i++) {
+      await sleep(50);
+      e = await gc.webhooks.get({ params: { id: ep.id } });
+    }
+    expect(e).toMatchObject({ enabled: false, disabledReason: 'failing' });
+    expect((await gc.webhooks.list()).webhooks.find((w) => w.id === ep.id)).toMatchObject({ disabledReason: 'failing' });
+    await sleep(300);
+    expect(rx.to('failing')).toHaveLength(1);
+    const [d] = await deliveriesOf(ep.id);
+    expect(d!.status).toBe('cancelled');
+  });
+
+  it('sends a test event, delivered and logged like any other', async () => {
+    const ep = await endpoint('test-send');
+    const d = await gc.webhooks.test({ params: { id: ep.id }, body: { type: 'question.created' } });
+    expect(d).toMatchObject({ endpointId: ep.id, eventType: 'question.created', status: 'pending' });
+    await rx.waitFor(() => rx.to('test-send').length === 1, 5000);
+    const body = verifyDelivery(rx.to('test-send')[0]!, [ep.secret]);
+    expect(body).toMatchObject({ id: d.eventId, type: 'question.created', workspaceId });
+    expect(typeof body.text).toBe('string');
+    const [logged] = await deliveriesOf(ep.id);
+    expect(logged!.id).toBe(d.id);
+  });
+
+  it('retries a rejected delivery by hand: sent again now, same event id', async () => {
+    const ep = await endpoint('manual', (n) => ({ status: n === 0 ? 422 : 200 }));
+    const ev = await recordEvent(t, { type: 'event.ended', workspaceId });
+    await rx.waitFor(() => rx.to('manual').length === 1, 5000);
+    let [d] = await deliveriesOf(ep.id);
+    for (let i = 0; i < 50 && d?.status !== 'rejected'; i++) {
+      await sleep(50);
+      [d] = await deliveriesOf(ep.id);
+    }
+    const again = await gc.webhooks.retryDelivery({ params: { id: ep.id, deliveryId: d!.id } });
+    expect(again.status).toBe('pending');
+    await rx.waitFor(() => rx.to('manual').length === 2, 5000);
+    expect(rx.to('manual').map((r) => r.headers['x-gc-event-id'])).toEqual([ev.id, ev.id]);
+  });
+
+  it('delivers nothing for a change that was rolled back', async () => {
+    const ep = await endpoint('rollback');
+    const ev = await recordEvent(t, { type: 'event.published', workspaceId }, { rollback: true });
+    const kept = await recordEvent(t, { type: 'event.started', workspaceId });
+    await rx.waitFor(() => rx.to('rollback').length === 1, 5000);
+    await sleep(300);
+    expect(rx.to('rollback').map((r) => r.headers['x-gc-event-id'])).toEqual([kept.id]);
+    expect((await deliveriesOf(ep.id)).map((d) => d.eventId)).not.toContain(ev.id);
+  });
+
+  it('never writes a signing secret to the log', async () => {
+    const ep = await endpoint('log-check');
+    await gc.webhooks.test({ params: { id: ep.id }, body: {} });
+    await rx.waitFor(() => rx.to('log-check').length === 1, 5000);
+    expect(t.logText()).not.toContain(ep.secret);
+    expect(t.logText()).not.toMatch(/whsec_[A-Za-z0-9_-]{20,}/);
+  });
+});

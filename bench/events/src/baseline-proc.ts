@@ -1,4 +1,5 @@
-// The baseline: a bare Express handler issuing the same SQL as the server with pg directly.
+// The baseline: a bare Express handler issuing the same SQL as the server (the same prepared statements)
+// with pg directly: no validation, no logging, no ORM.
 import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -54,10 +55,12 @@ app.get('/v1/events', async (req, res, next) => {
   try {
     const ws = await workspaceOf(req);
     if (!ws) return void res.status(401).json({ code: 'unauthorized' });
-    const { rows } = await pool.query(
-      `select ${columns} from event where workspace_id = $1 order by created_at desc, id desc limit 101`,
-      [ws],
-    );
+    const { rows } = await pool.query({
+      name: 'base_list',
+      text: `select ${columns}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+               from event where workspace_id = $1 order by created_at desc, id desc limit $2`,
+      values: [ws, 101],
+    });
     res.json({ events: rows.slice(0, 100).map(toEvent), nextCursor: rows.length > 100 ? 'x' : null });
   } catch (err) {
     next(err);
@@ -68,12 +71,26 @@ app.post('/v1/events', async (req, res, next) => {
     const ws = await workspaceOf(req);
     if (!ws) return void res.status(401).json({ code: 'unauthorized' });
     // The same single statement the server issues for a bare event from an API key.
-    const { rows } = await pool.query(
-      `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
-         allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
-       values ($1, $2, $3, $4, null, null, 'unlisted', false, false, null, '{}', null) returning ${columns}`,
-      [randomUUID(), ws, req.body.type, req.body.title],
-    );
+    const { rows } = await pool.query({
+      name: 'base_insert',
+      text: `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
+               allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning ${columns}`,
+      values: [
+        randomUUID(),
+        ws,
+        req.body.type,
+        req.body.title,
+        null,
+        null,
+        'unlisted',
+        false,
+        false,
+        null,
+        '{}',
+        null,
+      ],
+    });
     res.status(201).json(toEvent(rows[0]));
   } catch (err) {
     next(err);

@@ -10,10 +10,13 @@ const s = initServer();
 
 export const eventsRoutes = (ctx: AppContext) =>
   s.router(contract.events, {
-    create: async ({ req, body }) => ({ status: 201, body: await createEvent(req.em, actorOf(req), body) }),
+    create: async ({ req, body }) => ({
+      status: 201,
+      body: await createEvent(req.em, actorOf(req), body, ctx.pool),
+    }),
     list: async ({ req, query }) => ({
       status: 200,
-      body: await listEvents(req.em, actorOf(req as unknown as Request), query),
+      body: await listEvents(ctx.pool, actorOf(req as unknown as Request), query),
     }),
     get: async ({ req, params }) => ({ status: 200, body: await getEvent(req.em, actorOf(req), params.id) }),
     update: async ({ req, params, body }) => ({

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { createEventBody, Event, EventWithPhases, updateEventBody } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import type { Queryable } from '../db/pool';
 import { notFound, problem } from '../http/problem';
 import type { Actor } from '../lib/actor';
 import { bridgedUserFor } from '../people/users-service';
@@ -47,64 +48,90 @@ async function makeCreatorHost(tx: EntityManager, workspaceId: string, accountId
   ]);
 }
 
-async function insertEvent(em: EntityManager, actor: Actor, input: CreateEventInput): Promise<EventRow> {
-  const rows = await sql<EventRow>(
-    em,
-    `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
-       allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) returning ${eventColumns}`,
-    [
-      randomUUID(),
-      actor.workspaceId,
-      input.type,
-      input.title,
-      input.scheduledAt ?? null,
-      input.scheduledEndAt ?? null,
-      input.visibility ?? 'unlisted',
-      input.allowAnonymousVoting ?? false,
-      input.allowAnonymousQuestions ?? false,
-      input.capacity ?? null,
-      JSON.stringify(input.metadata ?? {}),
-      actor.accountId ?? null,
-    ],
-  );
-  return rows[0]!;
-}
+const insertEventSql = (placeholder: (n: number) => string) =>
+  `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
+     allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
+   values (${Array.from({ length: 12 }, (_, i) => placeholder(i + 1)).join(', ')}) returning ${eventColumns}`;
+const insertEventKnex = insertEventSql(() => '?');
+const insertEventPg = insertEventSql((n) => `$${n}`);
+
+const insertEventValues = (actor: Actor, input: CreateEventInput) => [
+  randomUUID(),
+  actor.workspaceId,
+  input.type,
+  input.title,
+  input.scheduledAt ?? null,
+  input.scheduledEndAt ?? null,
+  input.visibility ?? 'unlisted',
+  input.allowAnonymousVoting ?? false,
+  input.allowAnonymousQuestions ?? false,
+  input.capacity ?? null,
+  JSON.stringify(input.metadata ?? {}),
+  actor.accountId ?? null,
+];
 
 /**
  * Creates a draft event, with its phases when given; answers the bare event. A bare event from an
- * API key is one statement (atomic on its own); phases and the creator's membership share a transaction.
+ * API key is one statement (atomic on its own), sent as a prepared statement on the plain pool when
+ * one is given; phases and the creator's membership share a transaction.
  */
-export async function createEvent(em: EntityManager, actor: Actor, input: CreateEventInput): Promise<Event> {
+export async function createEvent(
+  em: EntityManager,
+  actor: Actor,
+  input: CreateEventInput,
+  pool?: Queryable,
+): Promise<Event> {
   checkSchedule(input.scheduledAt, input.scheduledEndAt);
-  if (!input.phases?.length && !actor.accountId) return toEvent(await insertEvent(em, actor, input));
+  if (!input.phases?.length && !actor.accountId) {
+    if (pool) {
+      const { rows } = await pool.query<EventRow>({
+        name: 'events_insert',
+        text: insertEventPg,
+        values: insertEventValues(actor, input),
+      });
+      return toEvent(rows[0]!);
+    }
+    return toEvent((await sql<EventRow>(em, insertEventKnex, insertEventValues(actor, input)))[0]!);
+  }
   return em.transactional(async (tx) => {
-    const event = await insertEvent(tx, actor, input);
+    const [event] = await sql<EventRow>(tx, insertEventKnex, insertEventValues(actor, input));
     for (const [position, phase] of (input.phases ?? []).entries())
-      await insertPhase(tx, event.id, position, phase);
-    if (actor.accountId) await makeCreatorHost(tx, actor.workspaceId, actor.accountId, event.id);
-    return toEvent(event);
+      await insertPhase(tx, event!.id, position, phase);
+    if (actor.accountId) await makeCreatorHost(tx, actor.workspaceId, actor.accountId, event!.id);
+    return toEvent(event!);
   });
 }
 
 export const maxPageSize = 100;
 
-/** Newest first; the cursor is the last row's (createdAt, id), so pages are stable under inserts. */
+const listSql = (after: boolean) =>
+  `select ${eventColumns}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
+     from event
+    where workspace_id = $1 ${after ? 'and (created_at, id) < ($3::timestamptz, $4::uuid)' : ''}
+    order by created_at desc, id desc
+    limit $2`;
+const listFirstPage = listSql(false);
+const listNextPage = listSql(true);
+
+/**
+ * Newest first; the cursor is the last row's (createdAt, id), so pages are stable under inserts.
+ * Read with one prepared statement on the plain pool, rows mapped by hand (no entity hydration).
+ */
 export async function listEvents(
-  em: EntityManager,
+  pool: Queryable,
   actor: Actor,
   input: { cursor?: string; limit?: number },
 ): Promise<{ events: Event[]; nextCursor: string | null }> {
   const limit = input.limit ?? maxPageSize;
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  const rows = await sql<EventRow & { cursor_at: string }>(
-    em,
-    `select ${eventColumns}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
-       from event
-      where workspace_id = ? ${after ? 'and (created_at, id) < (?::timestamptz, ?::uuid)' : ''}
-      order by created_at desc, id desc
-      limit ?`,
-    after ? [actor.workspaceId, after.at, after.id, limit + 1] : [actor.workspaceId, limit + 1],
+  const { rows } = await pool.query<EventRow & { cursor_at: string }>(
+    after
+      ? {
+          name: 'events_list_next',
+          text: listNextPage,
+          values: [actor.workspaceId, limit + 1, after.at, after.id],
+        }
+      : { name: 'events_list_first', text: listFirstPage, values: [actor.workspaceId, limit + 1] },
   );
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];

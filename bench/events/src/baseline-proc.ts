@@ -38,10 +38,11 @@ const toEvent = (r: any) => ({
 async function workspaceOf(req: express.Request): Promise<string | null> {
   const key = req.header('x-api-key');
   if (!key) return null;
-  const { rows } = await pool.query(
-    'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
-    [hash(key)],
-  );
+  const { rows } = await pool.query({
+    name: 'base_key',
+    text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
+    values: [hash(key)],
+  });
   if (!rows[0]) return null;
   if (!rows[0].last_used_at || Date.now() - rows[0].last_used_at.getTime() > 60_000) {
     await pool.query('update api_key set last_used_at = now() where id = $1', [rows[0].id]);

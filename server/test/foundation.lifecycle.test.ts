@@ -1,7 +1,7 @@
-import { request } from 'node:http';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from './support/server';
+import { slowLogin } from './support/slow-request';
 
 describe('health and readiness', () => {
   it('answers /healthz and /readyz with 200 while the database is reachable', async () => {
@@ -57,27 +57,7 @@ describe('graceful shutdown', () => {
     const t = await startTestServer();
     const { port } = new URL(t.url);
     // A request whose body is still arriving when shutdown starts.
-    const head = '{"email":"a@b.co",';
-    const tail = '"password":"password123"}';
-    const inFlight = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        {
-          host: '127.0.0.1',
-          port,
-          method: 'POST',
-          path: '/v1/accounts/login',
-          headers: { 'content-type': 'application/json', 'content-length': String(head.length + tail.length) },
-        },
-        (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on('error', reject);
-      req.write(head);
-      setTimeout(() => req.end(tail), 300);
-    });
+    const inFlight = slowLogin(port, 300);
     await new Promise((r) => setTimeout(r, 100));
     const closing = t.close();
     await new Promise((r) => setTimeout(r, 50));

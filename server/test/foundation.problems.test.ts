@@ -73,3 +73,16 @@ describe('problem+json for every error class', () => {
     expect(given.headers.get('x-request-id')).toBe('trace-123');
   });
 });
+
+describe('routes a later issue implements', () => {
+  it('answer 501 not_implemented as problem+json', async () => {
+    const res = await fetch(`${t.url}/v1/help/chat`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ messages: [{ role: 'user', text: 'How do I go live?' }] }),
+    });
+    expect(res.status).toBe(501);
+    expect(res.headers.get('content-type')).toContain('application/problem+json');
+    expect((await res.json()).code).toBe('not_implemented');
+  });
+});

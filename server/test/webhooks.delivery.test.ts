@@ -179,11 +179,21 @@ describe('webhook delivery', () => {
     await rx.waitFor(() => rx.to('rotating').length === 1, 5000);
     const got = rx.to('rotating')[0]!;
     expect(String(got.headers['x-gc-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
-    verifyDelivery(got, [rotated.secret]);
-    verifyDelivery(got, [ep.secret]);
-    const [, newSig] = String(got.headers['x-gc-signature']).split(',');
-    const onlyNew = { ...got, headers: { ...got.headers, 'x-gc-signature': `${String(got.headers['x-gc-signature']).split(',')[0]},${newSig}` } };
-    verifyDelivery(onlyNew, [rotated.secret]);
+    // A receiver that knows only one of the two secrets accepts the delivery, and so does one holding both.
+    expect(verifyDelivery(got, rotated.secret).id).toBe(got.headers['x-gc-event-id']);
+    verifyDelivery(got, ep.secret);
+    verifyDelivery(got, [rotated.secret, ep.secret]);
+    // The new signature comes first: with only it left, the old secret alone no longer verifies.
+    const [stamp, newSig, oldSig] = String(got.headers['x-gc-signature']).split(',');
+    const only = (sig: string) => ({ ...got, headers: { ...got.headers, 'x-gc-signature': `${stamp},${sig}` } });
+    verifyDelivery(only(newSig!), rotated.secret);
+    verifyDelivery(only(oldSig!), ep.secret);
+    expect(() => verifyDelivery(only(newSig!), ep.secret)).toThrow(
+      expect.objectContaining({ name: 'WebhookVerificationError', code: 'signature_mismatch' }),
+    );
+    expect(() => verifyDelivery({ ...got, body: `${got.body} ` }, [rotated.secret, ep.secret])).toThrow(
+      expect.objectContaining({ code: 'signature_mismatch' }),
+    );
   });
 
   it('disables an endpoint that answers 410 Gone', async () => {

@@ -19,8 +19,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the real server on an ephemeral port and a private database. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * Starts the real server on an ephemeral port and a private database. `env` overrides the defaults
+ * below; a key set to undefined is left unset, so the config default applies.
+ */
+export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   const databaseUrl = await createTestDatabase();
   const lines: string[] = [];
   const sink = new Writable({

@@ -12,8 +12,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
-import { loadavg } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -22,7 +22,8 @@ import { commits, noopJobRate } from './ceiling';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const serverDir = path.resolve(here, '../../server');
-const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const adminUrl =
+  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const backlog = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const latencySamples = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
 // The server's defaults unless overridden (server/src/webhooks/settings.ts).
@@ -103,10 +104,21 @@ async function stopServers(): Promise<void> {
 }
 
 const body = (id: string, ws: string) =>
-  JSON.stringify({ id, type: 'event.published', workspaceId: ws, eventId: randomUUID(), occurredAt: new Date().toISOString() });
+  JSON.stringify({
+    id,
+    type: 'event.published',
+    workspaceId: ws,
+    eventId: randomUUID(),
+    occurredAt: new Date().toISOString(),
+  });
 
 /** The outbox statement the server's fan-out runs (same bulk job enqueue), for `n` changes in one transaction. */
-async function commitDeliveries(client: pg.Client, endpointId: string, workspaceId: string, n: number): Promise<string[]> {
+async function commitDeliveries(
+  client: pg.Client,
+  endpointId: string,
+  workspaceId: string,
+  n: number,
+): Promise<string[]> {
   const ids = Array.from({ length: n }, () => randomUUID());
   await client.query('begin');
   for (let i = 0; i < n; i += 1000) {
@@ -130,7 +142,10 @@ async function waitReceived(ids: string[], timeoutMs: number): Promise<void> {
   awaited = new Set(ids.filter((id) => !received.has(id)));
   if (awaited.size === 0) return;
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`only ${ids.length - awaited.size}/${ids.length} arrived`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`only ${ids.length - awaited.size}/${ids.length} arrived`)),
+      timeoutMs,
+    );
     onAllReceived = () => {
       clearTimeout(timer);
       resolve();
@@ -138,19 +153,25 @@ async function waitReceived(ids: string[], timeoutMs: number): Promise<void> {
   });
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 try {
   // The first server migrates the database (and graphile-worker's schema).
   await startServers(1);
   await db.connect();
   const workspaceId = randomUUID();
-  await db.query(`insert into workspace (id, name, slug) values ($1, 'bench', $2)`, [workspaceId, `bench-${workspaceId.slice(0, 8)}`]);
+  await db.query(`insert into workspace (id, name, slug) values ($1, 'bench', $2)`, [
+    workspaceId,
+    `bench-${workspaceId.slice(0, 8)}`,
+  ]);
   const endpointId = randomUUID();
-  await db.query(
-    `insert into webhook_endpoint (id, workspace_id, url, secret) values ($1, $2, $3, $4)`,
-    [endpointId, workspaceId, receiverUrl, `whsec_${createHash('sha256').update(endpointId).digest('base64url')}`],
-  );
+  await db.query(`insert into webhook_endpoint (id, workspace_id, url, secret) values ($1, $2, $3, $4)`, [
+    endpointId,
+    workspaceId,
+    receiverUrl,
+    `whsec_${createHash('sha256').update(endpointId).digest('base64url')}`,
+  ]);
 
   const results: Record<string, unknown> = {
     cores: (await import('node:os')).cpus().length,
@@ -173,7 +194,12 @@ try {
     await sleep(5);
   }
   lat.sort((a, b) => a - b);
-  results.latencyMs = { p50: +pct(lat, 50).toFixed(1), p99: +pct(lat, 99).toFixed(1), samples: lat.length, loadAverage: load() };
+  results.latencyMs = {
+    p50: +pct(lat, 50).toFixed(1),
+    p99: +pct(lat, 99).toFixed(1),
+    samples: lat.length,
+    loadAverage: load(),
+  };
 
   for (const processes of [1, 4]) {
     if (children.length < processes) await startServers(processes - children.length);

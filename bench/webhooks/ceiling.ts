@@ -11,7 +11,10 @@ const silent = new Logger(() => () => {});
 
 /** Commits that PostgreSQL counted for a database: every autocommit statement is one. */
 export async function commits(client: pg.Client, db: string): Promise<number> {
-  const { rows } = await client.query(`select xact_commit::bigint as n from pg_stat_database where datname = $1`, [db]);
+  const { rows } = await client.query(
+    `select xact_commit::bigint as n from pg_stat_database where datname = $1`,
+    [db],
+  );
   return Number(rows[0].n);
 }
 
@@ -21,7 +24,11 @@ export async function noopJobRate(
   opts: { concurrency: number; poolSize: number; stats: pg.Client; db: string },
 ): Promise<{ jobsPerSecond: number; drainMs: number; commitsPerJob: number }> {
   // The same connection settings as the server's delivery worker (server/src/webhooks/worker.ts).
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: opts.poolSize, options: '-c synchronous_commit=off' });
+  const pool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: opts.poolSize,
+    options: '-c synchronous_commit=off',
+  });
   pool.on('error', () => {});
   await runMigrations({ pgPool: pool, logger: silent });
   let done = 0;

@@ -15,7 +15,10 @@ let keyB: string;
 let keyStrict: string;
 
 beforeAll(async () => {
-  [open, strict] = await Promise.all([startTestServer(), startTestServer({ WEBHOOK_ALLOW_INSECURE_URLS: undefined })]);
+  [open, strict] = await Promise.all([
+    startTestServer(),
+    startTestServer({ WEBHOOK_ALLOW_INSECURE_URLS: undefined }),
+  ]);
   ({ apiKey: keyA } = await createWorkspaceWithKey(open.databaseUrl, 'A'));
   ({ apiKey: keyB } = await createWorkspaceWithKey(open.databaseUrl, 'B'));
   ({ apiKey: keyStrict } = await createWorkspaceWithKey(strict.databaseUrl, 'Strict'));
@@ -24,6 +27,9 @@ afterAll(async () => {
   await Promise.all([open?.close(), strict?.close()]);
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: the answers' shapes are asserted field by field
+type Json = Record<string, any>;
+
 async function call(t: TestServer, apiKey: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${t.url}${path}`, {
     method,
@@ -31,17 +37,31 @@ async function call(t: TestServer, apiKey: string, method: string, path: string,
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
-  return { status: res.status, text, json: text ? (JSON.parse(text) as Record<string, any>) : undefined };
+  return { status: res.status, text, json: text ? (JSON.parse(text) as Json) : undefined };
 }
 
-const fields = ['id', 'workspaceId', 'url', 'eventTypes', 'enabled', 'disabledReason', 'createdAt', 'updatedAt'];
+const fields = [
+  'id',
+  'workspaceId',
+  'url',
+  'eventTypes',
+  'enabled',
+  'disabledReason',
+  'createdAt',
+  'updatedAt',
+];
 
 describe('webhook endpoints API', () => {
   it('creates an endpoint, shows the whsec_ secret once, and never again in list or get', async () => {
     const created = await call(open, keyA, 'POST', '/v1/webhooks', { url: 'https://hooks.example.com/gc' });
     expect(created.status).toBe(201);
     expect(created.json!.secret).toMatch(/^whsec_[A-Za-z0-9_-]{20,}$/);
-    expect(created.json).toMatchObject({ url: 'https://hooks.example.com/gc', eventTypes: [], enabled: true, disabledReason: null });
+    expect(created.json).toMatchObject({
+      url: 'https://hooks.example.com/gc',
+      eventTypes: [],
+      enabled: true,
+      disabledReason: null,
+    });
     const { id, secret } = created.json as { id: string; secret: string };
 
     const got = await call(open, keyA, 'GET', `/v1/webhooks/${id}`);
@@ -61,12 +81,18 @@ describe('webhook endpoints API', () => {
   });
 
   it('validates event types: known names only, duplicates folded, empty or omitted means all', async () => {
-    const bad = await call(open, keyA, 'POST', '/v1/webhooks', { url: 'https://x.example.com/', eventTypes: ['event.exploded'] });
+    const bad = await call(open, keyA, 'POST', '/v1/webhooks', {
+      url: 'https://x.example.com/',
+      eventTypes: ['event.exploded'],
+    });
     expect(bad.status).toBe(400);
     expect(bad.json).toMatchObject({ code: 'bad_request' });
     expect(bad.json!.detail).toContain('eventTypes');
 
-    const notArray = await call(open, keyA, 'POST', '/v1/webhooks', { url: 'https://x.example.com/', eventTypes: 'event.ended' });
+    const notArray = await call(open, keyA, 'POST', '/v1/webhooks', {
+      url: 'https://x.example.com/',
+      eventTypes: 'event.ended',
+    });
     expect(notArray.status).toBe(400);
 
     const dup = await call(open, keyA, 'POST', '/v1/webhooks', {
@@ -76,9 +102,15 @@ describe('webhook endpoints API', () => {
     expect(dup.status).toBe(201);
     expect(dup.json!.eventTypes).toEqual(['event.ended', 'event.started']);
 
-    const every = await call(open, keyA, 'POST', '/v1/webhooks', { url: 'https://x.example.com/', eventTypes: [...webhookEventTypes] });
+    const every = await call(open, keyA, 'POST', '/v1/webhooks', {
+      url: 'https://x.example.com/',
+      eventTypes: [...webhookEventTypes],
+    });
     expect(every.status).toBe(201);
-    const empty = await call(open, keyA, 'POST', '/v1/webhooks', { url: 'https://x.example.com/', eventTypes: [] });
+    const empty = await call(open, keyA, 'POST', '/v1/webhooks', {
+      url: 'https://x.example.com/',
+      eventTypes: [],
+    });
     expect(empty.json!.eventTypes).toEqual([]);
   });
 
@@ -108,11 +140,20 @@ describe('webhook endpoints API', () => {
       expect(res.json!.code).toBe('bad_request');
     }
     const after = await call(open, keyA, 'GET', path);
-    expect(after.json).toMatchObject({ url: 'https://b.example.com/new', eventTypes: ['question.created'], enabled: true });
+    expect(after.json).toMatchObject({
+      url: 'https://b.example.com/new',
+      eventTypes: ['question.created'],
+      enabled: true,
+    });
   });
 
   it('rejects a missing or malformed url on create', async () => {
-    for (const body of [{}, { url: '' }, { url: 'hooks.example.com' }, { url: 'https://user:pw@hooks.example.com/' }]) {
+    for (const body of [
+      {},
+      { url: '' },
+      { url: 'hooks.example.com' },
+      { url: 'https://user:pw@hooks.example.com/' },
+    ]) {
       const res = await call(open, keyA, 'POST', '/v1/webhooks', body);
       expect(res.status, JSON.stringify(body)).toBe(400);
     }
@@ -134,9 +175,14 @@ describe('webhook endpoints API', () => {
     ] as const) {
       const res = await call(open, keyB, method, path, body);
       expect(res.status, `${method} ${path}`).toBe(404);
-      expect({ code: res.json!.code, detail: res.json!.detail }).toEqual({ code: missing.json!.code, detail: missing.json!.detail });
+      expect({ code: res.json!.code, detail: res.json!.detail }).toEqual({
+        code: missing.json!.code,
+        detail: missing.json!.detail,
+      });
     }
-    expect((await call(open, keyB, 'GET', '/v1/webhooks')).json!.webhooks.map((w: { id: string }) => w.id)).not.toContain(id);
+    expect(
+      (await call(open, keyB, 'GET', '/v1/webhooks')).json!.webhooks.map((w: { id: string }) => w.id),
+    ).not.toContain(id);
     // Untouched by B's attempts.
     expect((await call(open, keyA, 'GET', `/v1/webhooks/${id}`)).json).toMatchObject({ enabled: true });
   });
@@ -160,9 +206,13 @@ describe('webhook endpoints API', () => {
       expect(res.status, url).toBe(400);
       expect(res.json!.code, url).toBe('bad_request');
     }
-    const patched = await call(strict, keyStrict, 'PATCH', `/v1/webhooks/${ok.json!.id}`, { url: 'http://hooks.example.com/gc' });
+    const patched = await call(strict, keyStrict, 'PATCH', `/v1/webhooks/${ok.json!.id}`, {
+      url: 'http://hooks.example.com/gc',
+    });
     expect(patched.status).toBe(400);
     // The same http URL is accepted where insecure URLs are allowed (tests, development).
-    expect((await call(open, keyA, 'POST', '/v1/webhooks', { url: 'http://hooks.example.com/gc' })).status).toBe(201);
+    expect(
+      (await call(open, keyA, 'POST', '/v1/webhooks', { url: 'http://hooks.example.com/gc' })).status,
+    ).toBe(201);
   });
 });

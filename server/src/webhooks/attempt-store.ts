@@ -118,18 +118,21 @@ export class AttemptStore {
     });
     this.records = new Batcher(async (recs) => {
       const col = <K extends keyof AttemptRecord>(k: K) => recs.map((r) => r[k]);
-      const { rows } = await pool.query<{ id: string; failing_since: Date | null; enabled: boolean | null }>(recordSql, [
-        col('attemptId'),
-        col('deliveryId'),
-        col('attemptedAt'),
-        col('responseStatus'),
-        col('durationMs'),
-        col('responseBody'),
-        col('error'),
-        col('status'),
-        col('nextAttemptAt'),
-        col('success'),
-      ]);
+      const { rows } = await pool.query<{ id: string; failing_since: Date | null; enabled: boolean | null }>(
+        recordSql,
+        [
+          col('attemptId'),
+          col('deliveryId'),
+          col('attemptedAt'),
+          col('responseStatus'),
+          col('durationMs'),
+          col('responseBody'),
+          col('error'),
+          col('status'),
+          col('nextAttemptAt'),
+          col('success'),
+        ],
+      );
       const byId = new Map(rows.map((r) => [r.id, r]));
       return recs.map((r) => {
         const row = byId.get(r.deliveryId);

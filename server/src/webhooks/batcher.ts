@@ -30,9 +30,13 @@ export class Batcher<I, O> {
       this.inFlight++;
       this.run(batch.map((b) => b.input))
         .then(
-          (out) => batch.forEach((b, i) => b.resolve(out[i]!)),
+          (out) => {
+            for (const [i, b] of batch.entries()) b.resolve(out[i]!);
+          },
           // One failed statement fails every request in it; each job is then retried by graphile-worker.
-          (err) => batch.forEach((b) => b.reject(err)),
+          (err) => {
+            for (const b of batch) b.reject(err);
+          },
         )
         .finally(() => {
           this.inFlight--;

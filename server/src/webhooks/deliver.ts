@@ -61,7 +61,9 @@ export async function attemptDelivery(deps: DeliverDeps, deliveryId: string): Pr
       nextAt = new Date(Date.now() + delay);
     }
   }
-  const error = result.error ?? (kind === 'retry' && result.status !== null ? `unexpected status ${result.status}` : null);
+  const error =
+    result.error ??
+    (kind === 'retry' && result.status !== null ? `unexpected status ${result.status}` : null);
 
   const recorded = await store.record({
     attemptId: randomUUID(),
@@ -96,7 +98,11 @@ export async function attemptDelivery(deps: DeliverDeps, deliveryId: string): Pr
 }
 
 /** Disables an endpoint and cancels what it still had pending. */
-export async function disableEndpoint(pool: pg.Pool, endpointId: string, reason: 'failing' | 'gone'): Promise<void> {
+export async function disableEndpoint(
+  pool: pg.Pool,
+  endpointId: string,
+  reason: 'failing' | 'gone',
+): Promise<void> {
   await pool.query(
     `with e as (
        update webhook_endpoint set enabled = false, disabled_reason = $2, updated_at = now()

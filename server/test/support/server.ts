@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createClient, type ClientOptions, type GathercastClient } from '@gathercast/sdk';
+import { type ClientOptions, createClient, type GathercastClient } from '@gathercast/sdk';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';

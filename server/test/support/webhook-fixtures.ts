@@ -12,7 +12,10 @@ export interface WorkspaceFixture {
  * A workspace and an API key inserted straight into the database (until the identity routes can
  * create them); the key is stored as its SHA-256 like the real thing.
  */
-export async function createWorkspaceWithKey(databaseUrl: string, name = 'Webhooks test'): Promise<WorkspaceFixture> {
+export async function createWorkspaceWithKey(
+  databaseUrl: string,
+  name = 'Webhooks test',
+): Promise<WorkspaceFixture> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -65,7 +65,13 @@ const db = new pg.Client({ connectionString: databaseUrl });
 const children: ChildProcess[] = [];
 async function startServers(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const port = 41000 + Math.floor(Math.random() * 20000);
+    // A port the OS just handed out (a random one can collide with other work on the machine).
+    const port = await new Promise<number>((resolve) => {
+      const probe = createServer().listen(0, '127.0.0.1', () => {
+        const { port: p } = probe.address() as AddressInfo;
+        probe.close(() => resolve(p));
+      });
+    });
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: serverDir,
       env: {
@@ -83,7 +89,7 @@ async function startServers(n: number): Promise<void> {
     });
     children.push(child);
     for (let t = 0; ; t++) {
-      if (t > 300) throw new Error('server did not become ready');
+      if (t > 300 || child.exitCode !== null) throw new Error('server did not become ready');
       try {
         if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
       } catch {}

@@ -69,13 +69,19 @@ describe('webhook delivery', () => {
       workspaceId,
       data: { participantId: 'anon:1', anonymous: true, role: 'viewer' },
     });
-    for (const type of webhookEventTypes.filter((x) => x !== 'participant.joined')) await recordEvent(t, { type, workspaceId });
+    for (const type of webhookEventTypes.filter((x) => x !== 'participant.joined'))
+      await recordEvent(t, { type, workspaceId });
     await rx.waitFor(() => rx.to('all-types').length === webhookEventTypes.length, 5000, 'all types');
-    const joined = rx.to('all-types').map((r) => verifyDelivery(r, [all.secret])).find((b) => b.type === 'participant.joined');
+    const joined = rx
+      .to('all-types')
+      .map((r) => verifyDelivery(r, [all.secret]))
+      .find((b) => b.type === 'participant.joined');
     expect(joined).toMatchObject({ participantId: 'anon:1', anonymous: true, role: 'viewer' });
     await rx.waitFor(() => rx.to('ended-only').length === 1, 5000, 'ended only');
     await sleep(300);
-    expect(rx.to('ended-only').map((r) => verifyDelivery(r, [endedOnly.secret]).type)).toEqual(['event.ended']);
+    expect(rx.to('ended-only').map((r) => verifyDelivery(r, [endedOnly.secret]).type)).toEqual([
+      'event.ended',
+    ]);
   });
 
   it('retries a receiver answering 500 twice then 200: three attempts with one event id', async () => {
@@ -179,11 +185,24 @@ describe('webhook delivery', () => {
     await rx.waitFor(() => rx.to('rotating').length === 1, 5000);
     const got = rx.to('rotating')[0]!;
     expect(String(got.headers['x-gc-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
-    verifyDelivery(got, [rotated.secret]);
-    verifyDelivery(got, [ep.secret]);
-    const [, newSig] = String(got.headers['x-gc-signature']).split(',');
-    const onlyNew = { ...got, headers: { ...got.headers, 'x-gc-signature': `${String(got.headers['x-gc-signature']).split(',')[0]},${newSig}` } };
-    verifyDelivery(onlyNew, [rotated.secret]);
+    // A receiver that knows only one of the two secrets accepts the delivery, and so does one holding both.
+    expect(verifyDelivery(got, rotated.secret).id).toBe(got.headers['x-gc-event-id']);
+    verifyDelivery(got, ep.secret);
+    verifyDelivery(got, [rotated.secret, ep.secret]);
+    // The new signature comes first: with only it left, the old secret alone no longer verifies.
+    const [stamp, newSig, oldSig] = String(got.headers['x-gc-signature']).split(',');
+    const only = (sig: string) => ({
+      ...got,
+      headers: { ...got.headers, 'x-gc-signature': `${stamp},${sig}` },
+    });
+    verifyDelivery(only(newSig!), rotated.secret);
+    verifyDelivery(only(oldSig!), ep.secret);
+    expect(() => verifyDelivery(only(newSig!), ep.secret)).toThrow(
+      expect.objectContaining({ name: 'WebhookVerificationError', code: 'signature_mismatch' }),
+    );
+    expect(() => verifyDelivery({ ...got, body: `${got.body} ` }, [rotated.secret, ep.secret])).toThrow(
+      expect.objectContaining({ code: 'signature_mismatch' }),
+    );
   });
 
   it('disables an endpoint that answers 410 Gone', async () => {
@@ -207,7 +226,10 @@ describe('webhook delivery', () => {
     const ep = await endpoint('failing', () => ({ status: 500 }));
     const db = new pg.Client({ connectionString: t.databaseUrl });
     await db.connect();
-    await db.query(`update webhook_endpoint set failing_since = now() - interval '3 days 1 minute' where id = $1`, [ep.id]);
+    await db.query(
+      `update webhook_endpoint set failing_since = now() - interval '3 days 1 minute' where id = $1`,
+      [ep.id],
+    );
     await db.end();
     await recordEvent(t, { type: 'event.published', workspaceId });
     await rx.waitFor(() => rx.to('failing').length === 1, 5000);
@@ -217,7 +239,9 @@ describe('webhook delivery', () => {
       e = await gc.webhooks.get({ params: { id: ep.id } });
     }
     expect(e).toMatchObject({ enabled: false, disabledReason: 'failing' });
-    expect((await gc.webhooks.list()).webhooks.find((w) => w.id === ep.id)).toMatchObject({ disabledReason: 'failing' });
+    expect((await gc.webhooks.list()).webhooks.find((w) => w.id === ep.id)).toMatchObject({
+      disabledReason: 'failing',
+    });
     await sleep(300);
     expect(rx.to('failing')).toHaveLength(1);
     const [d] = await deliveriesOf(ep.id);

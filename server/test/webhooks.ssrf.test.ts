@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { WebhookHttpClient } from '../src/webhooks/http-sender';
@@ -24,12 +25,18 @@ describe('SSRF address classifier', () => {
     expect(blockedReason(ip)).toBe(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.1', '93.184.216.34', '11.0.0.1'])(
-    'allows public IPv4 %s',
-    (ip) => {
-      expect(blockedReason(ip)).toBeNull();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.1',
+    '93.184.216.34',
+    '11.0.0.1',
+  ])('allows public IPv4 %s', (ip) => {
+    expect(blockedReason(ip)).toBeNull();
+  });
 
   it.each([
     ['::1', 'loopback'],
@@ -66,12 +73,15 @@ describe('SSRF address classifier', () => {
     expect(blockedReason(ip)).toBe(reason);
   });
 
-  it.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:808:808::1'])(
-    'allows public IPv6 %s',
-    (ip) => {
-      expect(blockedReason(ip)).toBeNull();
-    },
-  );
+  it.each([
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+  ])('allows public IPv6 %s', (ip) => {
+    expect(blockedReason(ip)).toBeNull();
+  });
 
   it('treats anything that is not an address as invalid', () => {
     expect(blockedReason('example.com')).toBe('invalid');
@@ -92,7 +102,12 @@ const fakeDns =
 
 describe('pinned lookup', () => {
   it('refuses a host whose answers include a private address, even next to a public one', async () => {
-    const lookup = guardedLookup(fakeDns([{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.5', family: 4 }]) as never);
+    const lookup = guardedLookup(
+      fakeDns([
+        { address: '93.184.216.34', family: 4 },
+        { address: '10.0.0.5', family: 4 },
+      ]) as never,
+    );
     const err = await new Promise<Error | null>((resolve) => lookup('evil.example', {}, (e) => resolve(e)));
     expect(err).toBeInstanceOf(BlockedTargetError);
     expect(err!.message).toContain('10.0.0.5');
@@ -100,13 +115,17 @@ describe('pinned lookup', () => {
 
   it('hands the socket exactly the address it checked', async () => {
     const lookup = guardedLookup(fakeDns([{ address: '93.184.216.34', family: 4 }]) as never);
-    const got = await new Promise<[string, number]>((resolve) => lookup('ok.example', {}, (_e, a, f) => resolve([a as string, f!])));
+    const got = await new Promise<[string, number]>((resolve) =>
+      lookup('ok.example', {}, (_e, a, f) => resolve([a as string, f!])),
+    );
     expect(got).toEqual(['93.184.216.34', 4]);
   });
 
   it('answers `all` lookups (happy eyeballs) with the checked list', async () => {
     const lookup = guardedLookup(fakeDns([{ address: '2606:4700:4700::1111', family: 6 }]) as never);
-    const got = await new Promise<unknown>((resolve) => lookup('ok.example', { all: true }, (_e, a) => resolve(a)));
+    const got = await new Promise<unknown>((resolve) =>
+      lookup('ok.example', { all: true }, (_e, a) => resolve(a)),
+    );
     expect(got).toEqual([{ address: '2606:4700:4700::1111', family: 6 }]);
   });
 
@@ -116,16 +135,26 @@ describe('pinned lookup', () => {
     const flipping = (_h: string, _o: unknown, cb: (e: null, a: LookupAddress[]) => void) =>
       cb(null, [{ address: calls++ === 0 ? '203.0.114.1' : '127.0.0.1', family: 4 }]);
     const lookup = guardedLookup(flipping as never);
-    const first = await new Promise<string>((resolve) => lookup('rebind.example', {}, (_e, a) => resolve(a as string)));
+    const first = await new Promise<string>((resolve) =>
+      lookup('rebind.example', {}, (_e, a) => resolve(a as string)),
+    );
     expect(first).toBe('203.0.114.1');
-    const second = await new Promise<Error | null>((resolve) => lookup('rebind.example', {}, (e) => resolve(e)));
+    const second = await new Promise<Error | null>((resolve) =>
+      lookup('rebind.example', {}, (e) => resolve(e)),
+    );
     expect(second).toBeInstanceOf(BlockedTargetError);
   });
 
   it('the sender refuses loopback, private and localhost targets and logs why', async () => {
     const client = new WebhookHttpClient(false);
     try {
-      for (const url of ['https://127.0.0.1/x', 'https://[::1]/x', 'https://[::ffff:10.0.0.1]/x', 'https://localhost/x', 'http://93.184.216.34/x']) {
+      for (const url of [
+        'https://127.0.0.1/x',
+        'https://[::1]/x',
+        'https://[::ffff:10.0.0.1]/x',
+        'https://localhost/x',
+        'http://93.184.216.34/x',
+      ]) {
         const r = await client.post(url, {}, '{}', 2000);
         expect(r.status, url).toBeNull();
         expect(r.error, url).toMatch(/^blocked target/);
@@ -133,5 +162,32 @@ describe('pinned lookup', () => {
     } finally {
       client.close();
     }
+  });
+});
+
+describe('pinned lookup at the socket', () => {
+  it('a resolver that answers a public address, then 127.0.0.1, never gets a connection to loopback', async () => {
+    // A private network namespace (loopback only) where 203.0.114.1 is local: no packet leaves the
+    // machine, yet the sender really connects wherever its lookup sends it.
+    const script =
+      'ip link set lo up && ip addr add 203.0.114.1/32 dev lo && exec node --import tsx test/support/rebind-probe.ts';
+    const run = (args: string[]) =>
+      spawnSync('unshare', [...args, 'sh', '-c', script], { encoding: 'utf8', timeout: 30_000 });
+    let out = run(['-rn']); // unprivileged: a user namespace maps us to root inside
+    if (out.status !== 0) out = run(['-n']); // already root, user namespaces disabled
+    expect(out.status, out.stderr).toBe(0);
+    const probe = JSON.parse(out.stdout.trim().split('\n').pop()!) as {
+      counts: { loopback: number; public: number };
+      lookups: string[];
+      results: { status: number | null; error: string | null }[];
+    };
+    // The first connection went to the address that was checked; every later lookup answered
+    // loopback and was refused before any socket was opened.
+    expect(probe.counts.public).toBe(1);
+    expect(probe.counts.loopback).toBe(0);
+    expect(probe.lookups).toEqual(['203.0.114.1', '127.0.0.1', '127.0.0.1']);
+    expect(probe.results[0]!.error).toMatch(/^connection error/);
+    for (const r of probe.results.slice(1))
+      expect(r.error).toMatch(/^blocked target: 127\.0\.0\.1 is a loopback address/);
   });
 });

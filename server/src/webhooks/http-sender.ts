@@ -1,3 +1,4 @@
+import type { lookup as dnsLookup } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
@@ -26,9 +27,15 @@ export class WebhookHttpClient {
   private readonly httpAgent: http.Agent;
   private readonly httpsAgent: https.Agent;
 
-  constructor(private readonly allowInsecure: boolean) {
+  /** `resolve` replaces DNS (tests of the pinning); the guard checks whatever it answers. */
+  constructor(
+    private readonly allowInsecure: boolean,
+    resolve?: typeof dnsLookup,
+  ) {
+    // One agent per scheme for the process: sockets stay open between attempts to the same host and
+    // port, so DNS and the guard run once per new connection, not once per delivery.
     const common = { keepAlive: true, maxSockets: 256, maxFreeSockets: 64, scheduling: 'lifo' as const };
-    const lookup = allowInsecure ? undefined : guardedLookup();
+    const lookup = allowInsecure ? undefined : guardedLookup(resolve);
     this.httpAgent = new http.Agent({ ...common, lookup });
     this.httpsAgent = new https.Agent({ ...common, lookup });
   }
@@ -47,13 +54,18 @@ export class WebhookHttpClient {
     }
     const isHttps = target.protocol === 'https:';
     if (!isHttps && !(this.allowInsecure && target.protocol === 'http:')) {
-      return Promise.resolve(done({ status: null, body: null, error: `blocked target: ${target.protocol} URLs are not allowed` }));
+      return Promise.resolve(
+        done({ status: null, body: null, error: `blocked target: ${target.protocol} URLs are not allowed` }),
+      );
     }
     const host = target.hostname.replace(/^\[|\]$/g, '');
     if (!this.allowInsecure && isIP(host)) {
       // IP literals never reach the lookup, so they are checked here.
       const reason = blockedReason(host);
-      if (reason) return Promise.resolve(done({ status: null, body: null, error: new BlockedTargetError(host, reason).message }));
+      if (reason)
+        return Promise.resolve(
+          done({ status: null, body: null, error: new BlockedTargetError(host, reason).message }),
+        );
     }
 
     return new Promise<SendResult>((resolve) => {
@@ -76,7 +88,8 @@ export class WebhookHttpClient {
           headers: { ...headers, 'content-length': String(payload.length) },
           servername: isHttps && !isIP(host) ? host : undefined,
         },
-        (res: IncomingMessage) => readResponse(res, (text) => finish({ status: res.statusCode ?? null, body: text, error: null })),
+        (res: IncomingMessage) =>
+          readResponse(res, (text) => finish({ status: res.statusCode ?? null, body: text, error: null })),
       );
       const timer = setTimeout(() => {
         req.destroy();
@@ -84,7 +97,9 @@ export class WebhookHttpClient {
       }, timeoutMs);
       req.on('error', (err: NodeJS.ErrnoException) => {
         const message =
-          err instanceof BlockedTargetError ? err.message : `connection error: ${err.code ?? ''} ${err.message}`.trim();
+          err instanceof BlockedTargetError
+            ? err.message
+            : `connection error: ${err.code ?? ''} ${err.message}`.trim();
         finish({ status: null, body: null, error: message });
       });
       req.end(payload);

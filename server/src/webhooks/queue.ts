@@ -14,6 +14,18 @@ export const jobMaxAttempts = 25;
 export const addJobSql = (idExpr: string, runAtExpr = 'now()') =>
   `graphile_worker.add_job('${deliverTask}', json_build_object('id', ${idExpr}), run_at := ${runAtExpr}, max_attempts := ${jobMaxAttempts}, job_key := ${idExpr})`;
 
+/**
+ * SQL that enqueues the attempt jobs of every delivery id in the set `idsQuery` (a query returning
+ * an `id` column) with ONE call of graphile-worker's bulk `add_jobs`. Calling `add_job` per row
+ * costs a function call and a NOTIFY per delivery (each with a random payload, so PostgreSQL cannot
+ * fold them): about 1 ms per row on a busy machine and one wake-up of every worker per row.
+ */
+export const addJobsSql = (idsQuery: string) =>
+  `graphile_worker.add_jobs(array(
+     select row('${deliverTask}', json_build_object('id', q.id::text), null, now(), ${jobMaxAttempts}, q.id::text, null, null)::graphile_worker.job_spec
+     from (${idsQuery}) q
+   ))`;
+
 async function exec(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
   return em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
 }
@@ -34,7 +46,7 @@ export async function fanOut(em: EntityManager, event: RecordedDomainEvent): Pro
          and (e.event_types = '[]'::jsonb or e.event_types @> to_jsonb(?::text))
        returning id
      )
-     select count(${addJobSql('d.id::text')}) as n from d`,
+     select (select count(*) from d) as n, (select count(*) from ${addJobsSql('select id from d')} where exists (select 1 from d)) as queued`,
     [event.id, event.type, webhookBody(event), event.workspaceId, event.type],
   );
   return Number(rows[0]?.n ?? 0);

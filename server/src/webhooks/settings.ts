@@ -9,9 +9,9 @@ export interface WebhookSettings {
   timeoutMs: number;
   /** Delays before the 2nd, 3rd, … attempt (decisions.md §7). */
   retryScheduleMs: number[];
-  /** Deliveries attempted at once by one process (WEBHOOK_CONCURRENCY, default 64). */
+  /** Deliveries attempted at once by one process (WEBHOOK_CONCURRENCY, default 32; more only adds contention on the job table). */
   concurrency: number;
-  /** Database connections of the delivery worker (WEBHOOK_DB_POOL_SIZE, default 10): attempts spend their time in HTTP, not SQL. */
+  /** Database connections of the delivery worker (WEBHOOK_DB_POOL_SIZE, default 8): attempts spend their time in HTTP, and claims and records are batched. */
   dbPoolSize: number;
   /** How often idle workers poll for scheduled retries (WEBHOOK_POLL_INTERVAL_MS, default 1000). */
   pollIntervalMs: number;
@@ -44,8 +44,8 @@ export function webhookSettings(config: Config, env: NodeJS.ProcessEnv = process
     allowInsecure: config.webhookAllowInsecureUrls,
     timeoutMs: config.webhookTimeoutMs,
     retryScheduleMs: schedule?.length ? schedule : defaultRetryScheduleMs,
-    concurrency: int(env.WEBHOOK_CONCURRENCY, 64, 1),
-    dbPoolSize: int(env.WEBHOOK_DB_POOL_SIZE, 10, 2),
+    concurrency: int(env.WEBHOOK_CONCURRENCY, 32, 1),
+    dbPoolSize: int(env.WEBHOOK_DB_POOL_SIZE, 8, 2),
     pollIntervalMs: int(env.WEBHOOK_POLL_INTERVAL_MS, 1000, 10),
     sweepIntervalMs: int(env.WEBHOOK_SWEEP_INTERVAL_MS, 10_000, 50),
     failingDisableMs: 3 * 24 * 3600 * 1000,

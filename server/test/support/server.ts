@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createClient, type ClientOptions, type GathercastClient } from '@gathercast/sdk';
+import { type ClientOptions, createClient, type GathercastClient } from '@gathercast/sdk';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
@@ -19,8 +19,11 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** Starts the real server on an ephemeral port and a private database. */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * Starts the real server on an ephemeral port and a private database. `env` overrides the defaults
+ * below; a key set to undefined is left unset, so the config default applies.
+ */
+export async function startTestServer(env: Record<string, string | undefined> = {}): Promise<TestServer> {
   const databaseUrl = await createTestDatabase();
   const lines: string[] = [];
   const sink = new Writable({

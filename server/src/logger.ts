@@ -16,6 +16,16 @@ const redact = [
   '*.sessionToken',
 ];
 
+/** Errors are logged without driver internals (pg errors carry their whole client, with its statements). */
+function serializeError(err: Error): Record<string, unknown> {
+  const out = pino.stdSerializers.err(err) as unknown as Record<string, unknown>;
+  delete out.client;
+  return out;
+}
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
-  return pino({ level, redact: { paths: redact, censor: '[redacted]' } }, destination);
+  return pino(
+    { level, redact: { paths: redact, censor: '[redacted]' }, serializers: { err: serializeError } },
+    destination,
+  );
 }

@@ -43,6 +43,8 @@ export class WebhookWorker {
   private graphileLogger() {
     const log = this.logger.child({ component: 'graphile-worker' });
     return new GraphileLogger(() => (level, message) => {
+      // Fewer pool connections than concurrent attempts is deliberate: leases and records are batched.
+      if (message.includes('smaller than concurrency')) return log.debug(message);
       if (level === 'error') log.error(message);
       else if (level === 'warning') log.warn(message);
       else log.debug(message);

@@ -13,9 +13,11 @@ import { fastWebhookEnv } from './support/webhook-server';
 
 /**
  * No loss under crashes: the server runs as a child process and is killed with SIGKILL at random
- * moments while 500 changes are made, half through the API (test sends) and half as domain events
- * recorded on the bus in transactions against the same database, some of which are rolled back.
- * Every committed change's deliveries must arrive at least once; nothing may arrive for the rest.
+ * moments while 500 changes are made, half through the API (test sends, and events created and
+ * published through the events routes, each followed by a second publish the state machine refuses)
+ * and half as domain events recorded on the bus in transactions against the same database, some of
+ * which are rolled back. Every committed change's deliveries must arrive at least once; nothing may
+ * arrive for the rest.
  */
 const changes = 500;
 const kills = 5;
@@ -65,7 +67,7 @@ afterAll(async () => {
 });
 
 describe('no loss under crashes', () => {
-  it('delivers every committed change at least once and nothing for rolled-back ones, across SIGKILLs', async () => {
+  it('delivers every committed change at least once and nothing for rolled-back or refused ones, across SIGKILLs', async () => {
     const { apiKey, workspaceId } = await createWorkspaceWithKey(databaseUrl);
     const headers = { 'x-api-key': apiKey, 'content-type': 'application/json' };
     const make = async (name: string, flaky: boolean) => {
@@ -87,27 +89,41 @@ describe('no loss under crashes', () => {
     const rolledBack = new Set<string>();
     const committedBus = new Set<string>();
     const acknowledged = new Set<string>(); // delivery ids the API answered 202 for
+    const publishedEvents = new Set<string>(); // live events the API answered 200 to publish for
     let apiErrors = 0;
 
-    const change = async (i: number) => {
-      if (i % 2 === 0) {
-        const target = i % 4 === 0 ? a.id : b.id;
-        for (;;) {
-          try {
-            const res = await fetch(`${url}/v1/webhooks/${target}/test`, { method: 'POST', headers, body: '{}' });
-            if (res.status === 202) acknowledged.add(((await res.json()) as { id: string }).id);
-            else apiErrors++;
-            return;
-          } catch (err) {
-            // Refused: the server is down and nothing was sent; wait for the restart and send it then.
-            if ((err as { cause?: { code?: string } }).cause?.code === 'ECONNREFUSED') {
-              await sleep(100);
-              continue;
-            }
-            apiErrors++; // killed mid-request: committed or not, the database decides below
-            return;
-          }
+    /**
+     * One API call. Refused connections mean the server is down and nothing was done: wait for the
+     * restart and call again. Any other failure is a call killed mid-request ('cut'): committed or
+     * not, the database decides below.
+     */
+    const api = async (method: string, path: string, body: unknown = {}): Promise<Response | 'cut'> => {
+      for (;;) {
+        try {
+          return await fetch(`${url}${path}`, { method, headers, body: JSON.stringify(body) });
+        } catch (err) {
+          if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNREFUSED') return 'cut';
+          await sleep(100);
         }
+      }
+    };
+
+    const change = async (i: number) => {
+      if (i % 4 === 2) {
+        // The events domain: create and publish through the real routes (event.published to both
+        // endpoints), then publish again, which is refused (409) and must deliver nothing.
+        const created = await api('POST', '/v1/events', { type: 'webinar', title: `Crash ${i}`, phases: [] });
+        if (created === 'cut' || created.status !== 201) return void apiErrors++;
+        const { id } = (await created.json()) as { id: string };
+        const published = await api('POST', `/v1/events/${id}/publish`);
+        if (published === 'cut' || published.status !== 200) return void apiErrors++;
+        publishedEvents.add(id);
+        const again = await api('POST', `/v1/events/${id}/publish`);
+        if (again !== 'cut') expect(again.status).toBe(409);
+      } else if (i % 2 === 0) {
+        const res = await api('POST', `/v1/webhooks/${i % 8 === 0 ? a.id : b.id}/test`);
+        if (res !== 'cut' && res.status === 202) acknowledged.add(((await res.json()) as { id: string }).id);
+        else apiErrors++;
       } else {
         const rollback = i % 10 === 1;
         let id = '';
@@ -170,6 +186,19 @@ describe('no loss under crashes', () => {
     // Every acknowledged API change and every committed bus change has its deliveries in the database…
     for (const id of acknowledged) expect(rows.some((r) => r.id === id)).toBe(true);
     for (const id of committedBus) expect(rows.filter((r) => r.webhook_event_id === id)).toHaveLength(2);
+    // …every acknowledged publish has its one event.published, delivered to both endpoints, and no
+    // event has a second one: the refused second publishes (and publishes cut off mid-request) added none.
+    const published = (
+      await db.query<{ id: string; event_id: string }>(
+        `select id, event_id from domain_event where type = 'event.published'`,
+      )
+    ).rows;
+    for (const eventId of publishedEvents) {
+      const recorded = published.filter((e) => e.event_id === eventId);
+      expect(recorded).toHaveLength(1);
+      expect(rows.filter((r) => r.webhook_event_id === recorded[0]!.id)).toHaveLength(2);
+    }
+    expect(new Set(published.map((e) => e.event_id)).size).toBe(published.length);
     // …and every delivery in the database arrived at its endpoint at least once.
     const missing = rows.filter((r) => !received.has(`${pathOf(r.endpoint_id)} ${r.webhook_event_id}`));
     expect(missing).toEqual([]);
@@ -177,10 +206,13 @@ describe('no loss under crashes', () => {
     expect([...receivedIds].filter((id) => !committedIds.has(id))).toEqual([]);
     expect([...rolledBack].filter((id) => receivedIds.has(id) || committedIds.has(id))).toEqual([]);
 
-    expect(acknowledged.size + committedBus.size + rolledBack.size + apiErrors).toBe(changes);
+    expect(acknowledged.size + publishedEvents.size + committedBus.size + rolledBack.size + apiErrors).toBe(
+      changes,
+    );
     expect(rolledBack.size).toBe(50);
     console.log(
-      `crash test: ${kills} SIGKILLs, ${acknowledged.size} acknowledged API changes, ${apiErrors} API calls cut off, ` +
+      `crash test: ${kills} SIGKILLs, ${acknowledged.size} acknowledged test sends, ${publishedEvents.size} events ` +
+        `published through the API, ${apiErrors} API changes cut off, ` +
         `${committedBus.size} committed and ${rolledBack.size} rolled-back bus changes, ${rows.length} deliveries, ` +
         `${rx.requests.length} requests received (${rx.requests.length - received.size} duplicates or retries)`,
     );

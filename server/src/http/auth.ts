@@ -65,13 +65,14 @@ export function authenticate(config: Config, db: Queryable) {
 
       const bearer = bearerToken(req);
       const cookie = readCookie(req, sessionCookieName);
+      const workspaceHint = namedWorkspace(policy, meta, req);
       if (bearer) {
-        const s = await findSession(db, bearer, false);
+        const s = await findSession(db, bearer, false, workspaceHint);
         if (!s && policy !== 'public') throw problem('unauthorized', 'The session token is unknown or expired');
         if (s) auth.session = s;
       } else if (cookie) {
         // A stale cookie on a public route is ignored rather than refused.
-        const s = await findSession(db, cookie, true);
+        const s = await findSession(db, cookie, true, workspaceHint);
         if (s?.kind === 'account') {
           auth.session = s;
           if (s.renewed) setSessionCookie(res, cookie, config.secureCookies);
@@ -123,6 +124,15 @@ async function applyPolicy(
   }
 }
 
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The workspace a workspace-scoped route names up front (path or x-workspace-id), if any. */
+function namedWorkspace(policy: RouteMetadata['access'], meta: RouteMetadata | undefined, req: Request): string | null {
+  if (policy !== 'member' && policy !== 'admin' && policy !== 'memberSession') return null;
+  const named = meta?.workspace === 'path' ? req.params.id : req.header('x-workspace-id');
+  return named && uuidShape.test(named) ? named : null;
+}
+
 async function resolveWorkspace(
   policy: 'member' | 'admin' | 'memberSession',
   meta: RouteMetadata | undefined,
@@ -151,8 +161,11 @@ async function resolveWorkspace(
       });
     }
   }
-  if (!/^[0-9a-f-]{36}$/i.test(workspaceId)) throw problem('not_found', 'Workspace not found');
-  const role = await findMemberRole(db, workspaceId, auth.accountId);
+  if (!uuidShape.test(workspaceId)) throw problem('not_found', 'Workspace not found');
+  const role =
+    auth.session.memberRoleWorkspace === workspaceId
+      ? auth.session.memberRole
+      : await findMemberRole(db, workspaceId, auth.accountId);
   if (!role) throw problem('not_found', 'Workspace not found');
   if (policy === 'admin' && role === 'member') {
     throw problem('forbidden', 'Only workspace owners and admins may do this');

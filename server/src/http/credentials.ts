@@ -21,6 +21,9 @@ export interface SessionCaller {
   viaCookie: boolean;
   /** Set when the sliding lifetime was renewed on this request, so the cookie is re-issued. */
   renewed: boolean;
+  /** The account's role in `memberRoleWorkspace`, read in the same query (null: not a member). */
+  memberRole: 'owner' | 'admin' | 'member' | null;
+  memberRoleWorkspace: string | null;
 }
 
 const bearerKinds: Record<string, SessionKind> = { gcs_: 'account', gcw_: 'workspace', gcg_: 'guest', gce_: 'entry' };
@@ -64,16 +67,29 @@ interface SessionRow {
   data: Record<string, unknown>;
   expires_at: Date;
   last_used_at: Date;
+  member_role: 'owner' | 'admin' | 'member' | null;
 }
 
-export async function findSession(db: Queryable, token: string, viaCookie: boolean): Promise<SessionCaller | null> {
+/**
+ * The session behind a token. When the route names a workspace, the account's role in it comes back
+ * in the same round trip, so a session-authenticated workspace call costs one query like an API key.
+ */
+export async function findSession(
+  db: Queryable,
+  token: string,
+  viaCookie: boolean,
+  workspaceId: string | null = null,
+): Promise<SessionCaller | null> {
   const kind = sessionKindOf(token);
   if (!kind) return null;
   const { rows } = await db.query<SessionRow>({
     name: 'auth_find_session',
-    text: `select id, kind, account_id, workspace_id, event_id, subject_id, data, expires_at, last_used_at
-             from session where token_hash = $1 and revoked_at is null and expires_at > now()`,
-    values: [hashSecret(token)],
+    text: `select s.id, s.kind, s.account_id, s.workspace_id, s.event_id, s.subject_id, s.data, s.expires_at,
+                  s.last_used_at, m.role as member_role
+             from session s
+             left join workspace_member m on m.account_id = s.account_id and m.workspace_id = $2::uuid
+            where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
+    values: [hashSecret(token), workspaceId],
   });
   const row = rows[0];
   if (!row || row.kind !== kind) return null;
@@ -99,6 +115,8 @@ export async function findSession(db: Queryable, token: string, viaCookie: boole
     expiresAt,
     viaCookie,
     renewed,
+    memberRole: row.member_role,
+    memberRoleWorkspace: workspaceId,
   };
 }
 

@@ -11,7 +11,7 @@ import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/route
 import { phasesRoutes } from '../phases/routes';
 import { publicRoutes } from '../public/routes';
 import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
-import { routesFor as webhookRoutes } from '../webhooks/router';
+import { webhooksRoutes } from '../webhooks/routes';
 import { problem } from './problem';
 
 /**
@@ -33,7 +33,7 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     members: membersRoutes(ctx),
     apiKeys: apiKeysRoutes(ctx),
     invites: invitesRoutes(ctx),
-    webhooks: webhookRoutes(ctx),
+    webhooks: webhooksRoutes(ctx),
   };
 }
 

@@ -1,6 +1,5 @@
 import type { AppContext } from '../app-context';
 import { fanOut } from './queue';
-import { routesFor } from './router';
 import { webhookSettings } from './settings';
 import { WebhookWorker } from './worker';
 
@@ -24,4 +23,3 @@ export async function startWebhooks(ctx: AppContext, databaseUrl: string): Promi
   return { worker, stop: () => worker.stop() };
 }
 
-export { routesFor };

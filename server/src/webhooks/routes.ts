@@ -3,16 +3,25 @@ import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { actorOf } from '../lib/actor';
 import { listDeliveries, retryDelivery } from './deliveries-service';
-import type { EndpointsService } from './endpoints-service';
+import type { AppContext } from '../app-context';
+import { endpointsService } from './endpoints-service';
+import { webhookSettings } from './settings';
 
 const s = initServer();
 
-/** Thin handlers: HTTP in, service call, plain objects out. */
-export const webhookRoutes = (endpoints: EndpointsService) =>
-  s.router(contract.webhooks, {
-    create: async ({ req, body }) => ({ status: 201, body: await endpoints.create(req.em, actorOf(req), body) }),
+/** Thin handlers: HTTP in, service call, plain objects out. Registered in server/src/http/routes.ts. */
+export const webhooksRoutes = (ctx: AppContext) => {
+  const endpoints = endpointsService(webhookSettings(ctx.config));
+  return s.router(contract.webhooks, {
+    create: async ({ req, body }) => ({
+      status: 201,
+      body: await endpoints.create(req.em, actorOf(req), body),
+    }),
     list: async ({ req }) => ({ status: 200, body: await endpoints.list(req.em, actorOf(req)) }),
-    get: async ({ req, params }) => ({ status: 200, body: await endpoints.get(req.em, actorOf(req), params.id) }),
+    get: async ({ req, params }) => ({
+      status: 200,
+      body: await endpoints.get(req.em, actorOf(req), params.id),
+    }),
     update: async ({ req, params, body }) => ({
       status: 200,
       body: await endpoints.update(req.em, actorOf(req), params.id, body),
@@ -32,10 +41,17 @@ export const webhookRoutes = (endpoints: EndpointsService) =>
     listDeliveries: async ({ req, params, query }) => ({
       status: 200,
       // ts-rest types req.query as the parsed query, which express's Request type does not accept.
-      body: await listDeliveries(req.em, actorOf(req as unknown as Request), { endpointId: params.id, ...query }),
+      body: await listDeliveries(req.em, actorOf(req as unknown as Request), {
+        endpointId: params.id,
+        ...query,
+      }),
     }),
     retryDelivery: async ({ req, params }) => ({
       status: 202,
-      body: await retryDelivery(req.em, actorOf(req), { endpointId: params.id, deliveryId: params.deliveryId }),
+      body: await retryDelivery(req.em, actorOf(req), {
+        endpointId: params.id,
+        deliveryId: params.deliveryId,
+      }),
     }),
   });
+};

@@ -233,6 +233,13 @@ try {
   const ceiling = await noopJobRate(databaseUrl, backlog, {
     concurrency: Number(concurrency),
     poolSize: Number(poolSize),
+    // The server's defaults (settings.ts) unless overridden, as the spawned servers inherit the env.
+    localQueueSize: process.env.WEBHOOK_LOCAL_QUEUE_SIZE
+      ? Number(process.env.WEBHOOK_LOCAL_QUEUE_SIZE)
+      : undefined,
+    jobBatchDelayMs: process.env.WEBHOOK_JOB_BATCH_DELAY_MS
+      ? Number(process.env.WEBHOOK_JOB_BATCH_DELAY_MS)
+      : undefined,
     stats,
     db: dbName,
   });

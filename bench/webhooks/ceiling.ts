@@ -1,6 +1,7 @@
 /**
- * The ceiling of the delivery rate on this machine and database: graphile-worker 0.16 running a
- * no-op task, one job per delivery, in one process with the server's concurrency and pool size.
+ * The ceiling of the delivery rate on this machine and database: graphile-worker 0.17 running a
+ * no-op task, one job per delivery, in one process with the server's concurrency, pool size, local
+ * queue (batched fetch) and batched completion.
  * Every real delivery pays for the same job fetch and completion, plus its own SQL and HTTP, so
  * deliveries/s can approach this figure but not pass it.
  */
@@ -21,7 +22,14 @@ export async function commits(client: pg.Client, db: string): Promise<number> {
 export async function noopJobRate(
   databaseUrl: string,
   jobs: number,
-  opts: { concurrency: number; poolSize: number; stats: pg.Client; db: string },
+  opts: {
+    concurrency: number;
+    poolSize: number;
+    localQueueSize?: number;
+    jobBatchDelayMs?: number;
+    stats: pg.Client;
+    db: string;
+  },
 ): Promise<{ jobsPerSecond: number; drainMs: number; commitsPerJob: number }> {
   // The same connection settings as the server's delivery worker (server/src/webhooks/worker.ts).
   const pool = new pg.Pool({
@@ -30,6 +38,7 @@ export async function noopJobRate(
     options: '-c synchronous_commit=off',
   });
   pool.on('error', () => {});
+  pool.on('connect', (client) => client.on('error', () => {}));
   await runMigrations({ pgPool: pool, logger: silent });
   let done = 0;
   let finish!: () => void;
@@ -42,6 +51,13 @@ export async function noopJobRate(
     noHandleSignals: true,
     pollInterval: 1000,
     logger: silent,
+    preset: {
+      worker: {
+        localQueue: { size: opts.localQueueSize ?? opts.concurrency, ttl: 10_000 },
+        completeJobBatchDelay: opts.jobBatchDelayMs ?? 10,
+        failJobBatchDelay: opts.jobBatchDelayMs ?? 10,
+      },
+    },
     taskList: {
       bench_noop: async () => {
         if (++done === jobs) finish();

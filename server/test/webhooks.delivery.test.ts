@@ -1,6 +1,9 @@
 import { webhookEventTypes } from '@gathercast/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addJobSql } from '../src/webhooks/queue';
+import { webhookSettings } from '../src/webhooks/settings';
+import { WebhookWorker } from '../src/webhooks/worker';
 import { Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
 import { createWorkspaceWithKey, verifyDelivery } from './support/webhook-fixtures';
@@ -291,5 +294,50 @@ describe('webhook delivery', () => {
     await rx.waitFor(() => rx.to('log-check').length === 1, 5000);
     expect(t.logText()).not.toContain(ep.secret);
     expect(t.logText()).not.toMatch(/whsec_[A-Za-z0-9_-]{20,}/);
+  });
+});
+
+describe('jobs stranded in a dead process (local queue)', () => {
+  it('re-queues a pending delivery whose job was locked long ago by a gone worker, not one locked just now', async () => {
+    const ep = await endpoint('stranded');
+    await recordEvent(t, { type: 'event.published', workspaceId });
+    await rx.waitFor(() => rx.to('stranded').length === 1, 5000, 'first delivery');
+
+    const db = new pg.Client({ connectionString: t.databaseUrl });
+    await db.connect();
+    const sweeper = new WebhookWorker(
+      t.databaseUrl,
+      webhookSettings(t.server.ctx.config),
+      t.server.ctx.logger,
+    );
+    try {
+      // A copy of that delivery, pending and overdue, whose job a (dead) process fetched into its
+      // local queue: locked, never started, never leased.
+      const { rows } = await db.query<{ id: string }>(
+        `insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
+         select gen_random_uuid(), endpoint_id, workspace_id, webhook_event_id, event_type, body, 'pending', now() - interval '1 minute'
+         from webhook_delivery where endpoint_id = $1 limit 1
+         returning id`,
+        [ep.id],
+      );
+      const id = rows[0]!.id;
+      await db.query(`select ${addJobSql('$1::text', "now() + interval '1 hour'")}`, [id]);
+      await db.query(
+        `update graphile_worker._private_jobs set locked_at = now(), locked_by = 'gone-worker' where key = $1`,
+        [id],
+      );
+      // Locked just now: a live process's local queue may hold it; left alone.
+      expect(await sweeper.sweep()).toBe(0);
+      await db.query(
+        `update graphile_worker._private_jobs set locked_at = now() - interval '1 minute' where key = $1`,
+        [id],
+      );
+      // Locked longer than the grace: re-queued (by the server's sweeper or this one) and delivered.
+      await sweeper.sweep();
+      await rx.waitFor(() => rx.to('stranded').length === 2, 5000, 'stranded delivery re-sent');
+    } finally {
+      await sweeper.stop();
+      await db.end();
+    }
   });
 });

@@ -17,6 +17,16 @@ export interface WebhookSettings {
   pollIntervalMs: number;
   /** How often a process looks for deliveries whose attempting process died (WEBHOOK_SWEEP_INTERVAL_MS). */
   sweepIntervalMs: number;
+  /**
+   * Jobs a process fetches (and locks) per query into graphile-worker's local queue
+   * (WEBHOOK_LOCAL_QUEUE_SIZE, default = concurrency; 0 or 1 fetches one job per query).
+   */
+  localQueueSize: number;
+  /**
+   * How long graphile-worker waits to batch job completions and failures into one statement
+   * (WEBHOOK_JOB_BATCH_DELAY_MS, default 10; -1 completes each job on its own).
+   */
+  jobBatchDelayMs: number;
   /** An endpoint whose attempts have only failed for this long is disabled (3 days). */
   failingDisableMs: number;
   /** How long the old secret keeps signing after rotate-secret (24 h). */
@@ -40,14 +50,17 @@ export function webhookSettings(config: Config, env: NodeJS.ProcessEnv = process
   const schedule = env.WEBHOOK_RETRY_SCHEDULE_MS?.split(',')
     .map((s) => Number(s.trim()))
     .filter((n) => Number.isFinite(n) && n >= 0);
+  const concurrency = int(env.WEBHOOK_CONCURRENCY, 32, 1);
   return {
     allowInsecure: config.webhookAllowInsecureUrls,
     timeoutMs: config.webhookTimeoutMs,
     retryScheduleMs: schedule?.length ? schedule : defaultRetryScheduleMs,
-    concurrency: int(env.WEBHOOK_CONCURRENCY, 32, 1),
+    concurrency,
     dbPoolSize: int(env.WEBHOOK_DB_POOL_SIZE, 8, 2),
     pollIntervalMs: int(env.WEBHOOK_POLL_INTERVAL_MS, 1000, 10),
     sweepIntervalMs: int(env.WEBHOOK_SWEEP_INTERVAL_MS, 10_000, 50),
+    localQueueSize: int(env.WEBHOOK_LOCAL_QUEUE_SIZE, concurrency, 0),
+    jobBatchDelayMs: int(env.WEBHOOK_JOB_BATCH_DELAY_MS, 10, -1),
     failingDisableMs: 3 * 24 * 3600 * 1000,
     rotationOverlapMs: 24 * 3600 * 1000,
     runWorker: !['false', '0', 'no'].includes((env.WEBHOOK_WORKER ?? '').toLowerCase()),

@@ -10,8 +10,9 @@ import type { WebhookSettings } from './settings';
 /**
  * The delivery worker: graphile-worker jobs (LISTEN/NOTIFY, so an attempt starts within
  * milliseconds of the commit), one attempt per job, shared by every server process on the database.
- * A sweeper re-queues deliveries whose attempting process died (graphile-worker itself would only
- * release such a job after 4 hours).
+ * Jobs are fetched in batches into graphile-worker's local queue and completed in batches.
+ * A sweeper re-queues deliveries whose attempting process died, including the jobs that sat in its
+ * local queue (graphile-worker itself would only release such locked jobs after 4 hours).
  */
 export class WebhookWorker {
   private runner: Runner | undefined;
@@ -37,6 +38,11 @@ export class WebhookWorker {
       options: '-c synchronous_commit=off',
     });
     this.pool.on('error', (err) => logger.warn({ err }, 'webhook worker pool error'));
+    // An idle client's error (a dropped connection) must not crash the process; graphile-worker 0.17
+    // checks for this handler too.
+    this.pool.on('connect', (client) => {
+      client.on('error', (err) => logger.warn({ err }, 'webhook worker connection error'));
+    });
     this.http = new WebhookHttpClient(settings.allowInsecure);
   }
 
@@ -56,6 +62,19 @@ export class WebhookWorker {
     await runMigrations({ pgPool: this.pool, logger: this.graphileLogger() });
   }
 
+  /**
+   * How long a pending delivery must be overdue, unleased and without a recently locked job before the
+   * sweeper re-queues it. A live process holds a job in its local queue for at most
+   * `localQueueTtlMs()` (then returns it to the database) and leases it as soon as it starts it.
+   */
+  private sweepGraceMs(): number {
+    return Math.max(2 * this.settings.sweepIntervalMs, 1000);
+  }
+
+  private localQueueTtlMs(): number {
+    return Math.floor(this.sweepGraceMs() / 2);
+  }
+
   async start(): Promise<void> {
     await this.migrate();
     if (!this.settings.runWorker) return;
@@ -67,6 +86,15 @@ export class WebhookWorker {
       noHandleSignals: true,
       pollInterval: this.settings.pollIntervalMs,
       logger: this.graphileLogger(),
+      preset: {
+        worker: {
+          ...(this.settings.localQueueSize > 1
+            ? { localQueue: { size: this.settings.localQueueSize, ttl: this.localQueueTtlMs() } }
+            : {}),
+          completeJobBatchDelay: this.settings.jobBatchDelayMs,
+          failJobBatchDelay: this.settings.jobBatchDelayMs,
+        },
+      },
       taskList: {
         [deliverTask]: async (payload) => {
           await attemptDelivery(deps, (payload as { id: string }).id);
@@ -90,11 +118,12 @@ export class WebhookWorker {
   }
 
   /**
-   * Re-queues pending deliveries that are overdue, not leased by a live attempt, and have no waiting
-   * job: their job was locked by a process that died. Returns how many were re-queued.
+   * Re-queues pending deliveries that are overdue, not leased by a live attempt, and have neither a
+   * waiting job nor one locked within the grace period: their job was locked (running, or waiting in
+   * the local queue) by a process that died. Returns how many were re-queued.
    */
   async sweep(): Promise<number> {
-    const grace = Math.max(2 * this.settings.sweepIntervalMs, 1000);
+    const grace = this.sweepGraceMs();
     const res = await this.pool.query(
       `select count(${addJobSql('d.id::text')}) as n
        from (
@@ -102,7 +131,8 @@ export class WebhookWorker {
          where d.status = 'pending' and d.next_attempt_at < now() - $1 * interval '1 millisecond'
            and (d.lease_until is null or d.lease_until < now())
            and not exists (
-             select 1 from graphile_worker._private_jobs j where j.key = d.id::text and j.locked_at is null
+             select 1 from graphile_worker._private_jobs j where j.key = d.id::text
+               and (j.locked_at is null or j.locked_at > now() - $1 * interval '1 millisecond')
            )
          order by d.next_attempt_at
          limit 500

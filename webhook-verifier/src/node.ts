@@ -41,13 +41,13 @@ function hmac(secret: string, t: number, body: string | Uint8Array): Buffer {
   return createHmac('sha256', hmacKey(secret)).update(`${t}.`).update(body).digest();
 }
 
-/** Synchronous `verify`: returns the parsed event or throws a `WebhookVerificationError`. */
-export function verifySync(
+/** Checks the signatures and the timestamp; returns what the headers carry. */
+function checkDelivery(
   payload: WebhookPayload,
   headers: WebhookHeaders,
   secret: WebhookSecret,
-  options?: VerifyOptions,
-): WebhookEvent {
+  options: VerifyOptions | undefined,
+): { t: number; id: string; body: string | Uint8Array } {
   const { t, v1, id, secrets, body } = readDelivery(payload, headers, secret);
   const expected = v1.map(fromHex);
   let matched = false;
@@ -57,13 +57,47 @@ export function verifySync(
   }
   if (!matched) throw signatureMismatch(secrets);
   checkTimestamp(t, options);
-  const text =
+  return { t, id, body };
+}
+
+function bodyText(body: string | Uint8Array): string {
+  if (typeof body === 'string') return body;
+  return (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)).toString('utf8');
+}
+
+/** Synchronous `verify`: returns the parsed event or throws a `WebhookVerificationError`. */
+export function verifySync(
+  payload: WebhookPayload,
+  headers: WebhookHeaders,
+  secret: WebhookSecret,
+  options?: VerifyOptions,
+): WebhookEvent {
+  const { id, body } = checkDelivery(payload, headers, secret, options);
+  return toEvent(bodyText(body), id);
+}
+
+/**
+ * Verifies a delivery without parsing its body, for receivers that parse later with their own
+ * schema (like stripe's `signature.verifyHeader`). Same checks as `verifySync`, including that
+ * `x-gc-event-id` is the body's `id`: Gathercast writes `id` first, so that is a prefix comparison,
+ * with a full parse for any other layout. Returns the verified id and signature timestamp.
+ */
+export function verifySignatureSync(
+  payload: WebhookPayload,
+  headers: WebhookHeaders,
+  secret: WebhookSecret,
+  options?: VerifyOptions,
+): { id: string; timestamp: number } {
+  const { t, id, body } = checkDelivery(payload, headers, secret, options);
+  // A header id with a quote or backslash can never match this prefix, and so takes the parse path.
+  const prefix = `{"id":"${id}",`;
+  const matches =
     typeof body === 'string'
-      ? body
-      : (Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength)).toString(
-          'utf8',
-        );
-  return toEvent(text, id);
+      ? body.startsWith(prefix)
+      : Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, prefix.length)).toString('latin1') ===
+        prefix;
+  if (!matches || id.includes('"') || id.includes('\\')) toEvent(bodyText(body), id);
+  return { id, timestamp: t };
 }
 
 /**

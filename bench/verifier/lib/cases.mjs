@@ -97,6 +97,12 @@ export function buildCases(payloads) {
       fn: (i) => gcNode.verifySync(gc[i].bytes, gc[i].headers, GC_SECRET),
     },
     {
+      name: 'gathercast verifySignatureSync (no parse)',
+      kind: 'sync',
+      signatureOnly: true,
+      fn: (i) => gcNode.verifySignatureSync(gc[i].body, gc[i].headers, GC_SECRET),
+    },
+    {
       name: 'gathercast verify, Node entry (async)',
       kind: 'async',
       sameAs: BARE_PARSE,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { problem } from '../http/problem';
-import { iso, sql } from '../identity/sql';
+import { iso, sql } from '../db/sql';
 
 export interface AccountView {
   id: string;

@@ -3,7 +3,7 @@ import * as oidc from 'openid-client';
 import type { Config } from '../config';
 import { problem } from '../http/problem';
 import { createAccountSession } from '../identity/sessions';
-import { sql } from '../identity/sql';
+import { sql } from '../db/sql';
 import { hashSecret } from '../lib/secrets';
 import { createWorkspace } from '../workspaces/service';
 import { accountView, findAccountByEmail } from './account-view';

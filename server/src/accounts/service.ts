@@ -10,7 +10,7 @@ import type { RateLimit } from '../http/rate-limit';
 import { consumeAccountToken, expireAccountTokens, issueAccountToken } from '../identity/account-tokens';
 import { hashPassword, verifyPassword } from '../identity/passwords';
 import { createAccountSession, type IssuedSession, revokeOtherSessions } from '../identity/sessions';
-import { isUniqueViolation, sql } from '../identity/sql';
+import { isUniqueViolation, sql } from '../db/sql';
 import { newSecret, secretPrefixes } from '../lib/secrets';
 import { createWorkspace } from '../workspaces/service';
 import { type AccountView, accountView, findAccountByEmail } from './account-view';

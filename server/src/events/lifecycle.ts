@@ -6,7 +6,7 @@ import type { Actor } from '../lib/actor';
 import { timerSeconds } from '../phases/config';
 import { lockEvent, phasesOf } from './locks';
 import { type EventRow, eventColumns, type PhaseRow, phaseColumns, withPhases } from './mapping';
-import { sql } from './sql';
+import { sql } from '../db/sql';
 
 /**
  * The event state machine (spec state table, decisions §5). Every transition runs in one

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound } from '../http/problem';
 import type { Actor } from '../lib/actor';
 import { type EventRow, eventColumns, type PhaseRow, phaseColumns } from './mapping';
-import { sql } from './sql';
+import { sql } from '../db/sql';
 
 /**
  * Locks the event row (`select … for update`) for the rest of the transaction: every lifecycle

@@ -1,5 +1,5 @@
 import type { Event, EventWithPhases, Phase } from '@gathercast/contract';
-import { iso } from './sql';
+import { iso } from '../db/sql';
 
 export interface EventRow {
   id: string;

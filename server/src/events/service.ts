@@ -10,7 +10,7 @@ import { insertPhase } from '../phases/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { findEvent, phasesOf } from './locks';
 import { type EventRow, eventColumns, toEvent, withPhases } from './mapping';
-import { sql } from './sql';
+import { sql } from '../db/sql';
 
 export type CreateEventInput = z.infer<typeof createEventBody>;
 export type UpdateEventInput = z.infer<typeof updateEventBody>;

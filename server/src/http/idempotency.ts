@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { sql } from '../db/sql';
 import { problem } from './problem';
 
 /**
@@ -55,8 +56,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value ?? null);
 }
 
-const run = <T>(em: EntityManager, sql: string, params: unknown[]) =>
-  em.getConnection().execute<T[]>(sql, params);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function replay(res: Response, status: number, answer: StoredAnswer | null): void {
@@ -101,12 +100,12 @@ function captureAnswer(req: Request, res: Response, scope: string, key: string):
     const answer: StoredAnswer = withheld ? { contentType, body: null, withheld } : { contentType, body };
     const store =
       status >= 200 && status < 500
-        ? run(
+        ? sql(
             req.em,
             'update idempotency_record set status = ?, response_body = ? where scope = ? and key = ?',
             [status, JSON.stringify(answer), scope, key],
           )
-        : run(req.em, 'delete from idempotency_record where scope = ? and key = ? and status is null', [
+        : sql(req.em, 'delete from idempotency_record where scope = ? and key = ? and status is null', [
             scope,
             key,
           ]);
@@ -131,7 +130,7 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
   const requestHash = createHash('sha256').update(canonical(req.body)).digest('hex');
   const deadline = Date.now() + waitForFirstMs;
   for (;;) {
-    const claimed = await run(
+    const claimed = await sql(
       req.em,
       'insert into idempotency_record (scope, key, request_hash) values (?, ?, ?) on conflict do nothing returning key',
       [scope, key, requestHash],
@@ -140,7 +139,7 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
       captureAnswer(req, res, scope, key);
       return next();
     }
-    const [row] = await run<RecordRow>(
+    const [row] = await sql<RecordRow>(
       req.em,
       `select request_hash, status, response_body,
               created_at < now() - make_interval(hours => ?) as expired,
@@ -150,7 +149,7 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
     );
     if (!row) continue;
     if (row.expired || (row.status === null && row.abandoned)) {
-      await run(
+      await sql(
         req.em,
         `delete from idempotency_record
           where scope = ? and key = ?

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { problem } from '../http/problem';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
-import { sql } from './sql';
+import { sql } from '../db/sql';
 
 export type AccountTokenKind = 'verify' | 'reset';
 

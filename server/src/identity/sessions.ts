@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sessionLifetimeMs } from '../http/cookies';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
-import { sql } from './sql';
+import { sql } from '../db/sql';
 
 export const workspaceSessionLifetimeMs = 12 * 3600 * 1000;
 

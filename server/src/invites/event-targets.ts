@@ -2,7 +2,7 @@ import { eventRoles, type EventRole, type Modality } from '@gathercast/contract'
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assignableRoles } from '../events/roles';
 import { problem } from '../http/problem';
-import { sql } from '../identity/sql';
+import { sql } from '../db/sql';
 
 /**
  * What an event invite needs from the events domain (tables `event` and `phase`): the event of the

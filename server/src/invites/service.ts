@@ -7,7 +7,7 @@ import { sendQuietly } from '../email/create-mailer';
 import type { Mailer } from '../email/mailer';
 import { inviteEmail } from '../email/templates';
 import { problem } from '../http/problem';
-import { iso, sql } from '../identity/sql';
+import { iso, sql } from '../db/sql';
 import type { Actor } from '../lib/actor';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 import { bridgedUserFor } from '../people/users-service';

@@ -3,7 +3,7 @@ import type { EventRole, Modality } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockEvent } from '../events/locks';
 import { assignableRoles } from '../events/roles';
-import { iso, sql } from '../events/sql';
+import { iso, sql } from '../db/sql';
 import { notFound, problem } from '../http/problem';
 import type { Actor } from '../lib/actor';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { iso, sql } from '../events/sql';
+import { iso, sql } from '../db/sql';
 import { notFound } from '../http/problem';
 import type { Actor } from '../lib/actor';
 

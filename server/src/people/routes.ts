@@ -1,6 +1,6 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
-import { iso } from '../events/sql';
+import { iso } from '../db/sql';
 import { actorOf } from '../lib/actor';
 import { createMembership, deleteMembership, getMembership, listMemberships } from './memberships-service';
 import { listQuestions } from './questions-service';

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../db/sql';
 
 export interface UserRecord {
   id: string;
@@ -44,7 +45,8 @@ export async function upsertUser(
   workspaceId: string,
   input: UpsertUserInput,
 ): Promise<{ user: UserRecord; created: boolean }> {
-  const rows = await em.getConnection().execute<Row[]>(
+  const rows = await sql<Row>(
+    em,
     `insert into app_user (id, workspace_id, external_sub, account_id, email, name, picture)
      values (?, ?, ?, ?, ?, ?, ?)
      on conflict (workspace_id, external_sub) do update set
@@ -66,8 +68,6 @@ export async function upsertUser(
       input.name !== undefined,
       input.picture !== undefined,
     ],
-    'all',
-    em.getTransactionContext(),
   );
   const r = rows[0]!;
   return { created: r.inserted, user: toRecord(r) };

@@ -3,7 +3,7 @@ import type { Feature, Phase, PhaseInput } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockEvent } from '../events/locks';
 import { type PhaseRow, phaseColumns, toPhase } from '../events/mapping';
-import { sql } from '../events/sql';
+import { sql } from '../db/sql';
 import { notFound, problem } from '../http/problem';
 import type { Actor } from '../lib/actor';
 import { normalizeFeatures, timerSeconds, validateConfig } from './config';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type EventRow, eventColumns } from '../events/mapping';
-import { sql } from '../events/sql';
+import { sql } from '../db/sql';
 import type { RequestAuth } from '../http/auth';
 
 /**

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../events/sql';
+import { sql } from '../db/sql';
 import { problem } from '../http/problem';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext } from '../app-context';
-import { sql } from '../events/sql';
+import { sql } from '../db/sql';
 import type { RequestAuth } from '../http/auth';
 import { notFound, problem } from '../http/problem';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';

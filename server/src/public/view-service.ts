@@ -2,7 +2,7 @@ import type { publicEventSchema } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { phasesOf } from '../events/locks';
-import { iso, sql } from '../events/sql';
+import { iso, sql } from '../db/sql';
 import type { RequestAuth } from '../http/auth';
 import { notFound } from '../http/problem';
 import { findPublicEvent } from './access';

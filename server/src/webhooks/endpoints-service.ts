@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../db/sql';
 import { notFound, problem } from '../http/problem';
 import type { Actor } from '../lib/actor';
 import { newSecret, secretPrefixes } from '../lib/secrets';
-import { toDelivery, type DeliveryView } from './deliveries-service';
+import { type DeliveryView, toDelivery } from './deliveries-service';
 import { WebhookEndpoint } from './entities';
 import { testEvent } from './payload';
 import { dropQueuedJobs, insertDelivery } from './queue';
@@ -41,7 +42,9 @@ export function toEndpoint(e: WebhookEndpoint): EndpointView {
 function checkUrl(url: string, settings: WebhookSettings): string {
   const u = new URL(url);
   const bad = (message: string) =>
-    problem('bad_request', `Invalid request: body.url: ${message}`, { errors: [{ path: 'body.url', message }] });
+    problem('bad_request', `Invalid request: body.url: ${message}`, {
+      errors: [{ path: 'body.url', message }],
+    });
   if (settings.allowInsecure ? !['https:', 'http:'].includes(u.protocol) : u.protocol !== 'https:') {
     throw bad('must be an https:// URL');
   }
@@ -49,7 +52,8 @@ function checkUrl(url: string, settings: WebhookSettings): string {
   if (!settings.allowInsecure) {
     const host = u.hostname.replace(/^\[|\]$/g, '');
     if (host === 'localhost' || host.endsWith('.localhost')) throw bad('must not point at localhost');
-    if (isIP(host) && blockedReason(host)) throw bad('must not point at a private, loopback or reserved address');
+    if (isIP(host) && blockedReason(host))
+      throw bad('must not point at a private, loopback or reserved address');
   }
   return u.toString();
 }
@@ -88,7 +92,11 @@ export function endpointsService(settings: WebhookSettings) {
     },
 
     async list(em: EntityManager, actor: Actor) {
-      const rows = await em.find(WebhookEndpoint, { workspaceId: actor.workspaceId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+      const rows = await em.find(
+        WebhookEndpoint,
+        { workspaceId: actor.workspaceId },
+        { orderBy: { createdAt: 'asc', id: 'asc' } },
+      );
       return { webhooks: rows.map(toEndpoint) };
     },
 
@@ -123,7 +131,7 @@ export function endpointsService(settings: WebhookSettings) {
       await em.transactional(async (tx) => {
         const e = await find(tx, actor, id);
         await dropQueuedJobs(tx, e.id);
-        await tx.getConnection().execute('delete from webhook_endpoint where id = ?', [e.id], 'run', tx.getTransactionContext());
+        await sql(tx, 'delete from webhook_endpoint where id = ?', [e.id]);
       });
     },
 
@@ -131,23 +139,34 @@ export function endpointsService(settings: WebhookSettings) {
     async rotateSecret(em: EntityManager, actor: Actor, id: string) {
       const e = await find(em, actor, id);
       const secret = newSecret(secretPrefixes.webhookSecret);
-      await em
-        .getConnection()
-        .execute(
-          `update webhook_endpoint set previous_secret = secret, previous_secret_expires_at = now() + ? * interval '1 millisecond',
+      await em.getConnection().execute(
+        `update webhook_endpoint set previous_secret = secret, previous_secret_expires_at = now() + ? * interval '1 millisecond',
              secret = ?, updated_at = now() where id = ?`,
-          [settings.rotationOverlapMs, secret, e.id],
-        );
+        [settings.rotationOverlapMs, secret, e.id],
+      );
       await em.refresh(e);
       return { ...toEndpoint(e), secret };
     },
 
     /** A test event for this endpoint only, delivered and logged like any other. */
-    async sendTest(em: EntityManager, actor: Actor, id: string, type: WebhookEventType = 'event.published'): Promise<DeliveryView> {
+    async sendTest(
+      em: EntityManager,
+      actor: Actor,
+      id: string,
+      type: WebhookEventType = 'event.published',
+    ): Promise<DeliveryView> {
       return em.transactional(async (tx) => {
         const e = await find(tx, actor, id);
-        if (!e.enabled) throw problem('invalid_state', 'The endpoint is disabled; enable it with PATCH enabled: true first');
-        const deliveryId = await insertDelivery(tx, e.id, testEvent(actor.workspaceId, type, settings.publicBaseUrl));
+        if (!e.enabled)
+          throw problem(
+            'invalid_state',
+            'The endpoint is disabled; enable it with PATCH enabled: true first',
+          );
+        const deliveryId = await insertDelivery(
+          tx,
+          e.id,
+          testEvent(actor.workspaceId, type, settings.publicBaseUrl),
+        );
         return toDelivery(tx, deliveryId);
       });
     },

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from '../db/sql';
 import type { RecordedDomainEvent } from '../lib/domain-events';
 import { webhookBody } from './payload';
 
@@ -26,17 +27,13 @@ export const addJobsSql = (idsQuery: string) =>
      from (${idsQuery}) q
    ))`;
 
-async function exec(em: EntityManager, sql: string, params: unknown[]): Promise<Record<string, unknown>[]> {
-  return em.getConnection().execute(sql, params, 'all', em.getTransactionContext());
-}
-
 /**
  * The outbox fan-out, run inside the transaction of the change: one delivery per enabled endpoint of
  * the workspace that takes this type, and one job per delivery, in a single statement. Commits and
  * rolls back with the change.
  */
 export async function fanOut(em: EntityManager, event: RecordedDomainEvent): Promise<number> {
-  const rows = await exec(
+  const rows = await sql(
     em,
     `with d as (
        insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
@@ -58,7 +55,7 @@ export async function insertDelivery(
   endpointId: string,
   event: RecordedDomainEvent,
 ): Promise<string> {
-  const rows = await exec(
+  const rows = await sql(
     em,
     `with d as (
        insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
@@ -73,12 +70,12 @@ export async function insertDelivery(
 
 /** Enqueues (or moves to now) the attempt job of an existing delivery. */
 export async function enqueueNow(em: EntityManager, deliveryId: string): Promise<void> {
-  await exec(em, `select ${addJobSql('?::text')} is not null as queued`, [deliveryId, deliveryId]);
+  await sql(em, `select ${addJobSql('?::text')} is not null as queued`, [deliveryId, deliveryId]);
 }
 
 /** Drops the waiting jobs of an endpoint's pending deliveries (the rows themselves go with the endpoint). */
 export async function dropQueuedJobs(em: EntityManager, endpointId: string): Promise<void> {
-  await exec(
+  await sql(
     em,
     `select count(graphile_worker.remove_job(d.id::text)) as n from webhook_delivery d where d.endpoint_id = ? and d.status = 'pending'`,
     [endpointId],

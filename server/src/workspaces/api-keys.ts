@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { problem } from '../http/problem';
-import { iso, sql } from '../identity/sql';
+import { iso, sql } from '../db/sql';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 
 export interface ApiKeyView {

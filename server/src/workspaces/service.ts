@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { problem } from '../http/problem';
-import { isUniqueViolation, iso, sql } from '../identity/sql';
+import { isUniqueViolation, iso, sql } from '../db/sql';
 import { type ApiKeyView, createApiKey } from './api-keys';
 import { generateUniqueSlug } from './slugs';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { primaryEmailOf } from '../accounts/account-view';
 import { createWorkspaceSession } from '../identity/sessions';
-import { sql } from '../identity/sql';
+import { sql } from '../db/sql';
 import { bridgedUserFor } from '../people/users-service';
 
 /**

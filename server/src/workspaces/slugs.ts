@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../identity/sql';
+import { sql } from '../db/sql';
 
 /** `Acme Events, Inc.` → `acme-events-inc`; padded to the 3-character minimum. */
 export function slugify(name: string): string {

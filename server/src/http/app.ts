@@ -1,6 +1,6 @@
 import { contract } from '@gathercast/contract';
 import { createExpressEndpoints, type RequestValidationError } from '@ts-rest/express';
-import express, { type Request } from 'express';
+import express from 'express';
 import type { AppContext } from '../app-context';
 import { authenticate } from './auth';
 import { cors } from './cors';

@@ -2,7 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from './config';
+import type { CredentialChanges } from './db/credential-changes';
 import type { Mailer } from './email/mailer';
+import type { CredentialCache } from './http/credential-cache';
 import type { RateLimitStore } from './http/rate-limit';
 import type { DomainEventBus } from './lib/domain-events';
 
@@ -18,4 +20,8 @@ export interface AppContext {
   mailer: Mailer;
   /** Rate-limit counters shared by every server process (PostgreSQL, or Redis with REDIS_URL). */
   rateLimits: RateLimitStore;
+  /** Credentials resolved on earlier requests; see http/credential-cache.ts. */
+  credentialCache: CredentialCache;
+  /** Await `credentialChanges.propagated()` after committing a revocation, before answering. */
+  credentialChanges: CredentialChanges;
 }

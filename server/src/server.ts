@@ -5,9 +5,11 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
+import { CredentialChanges, defaultCredentialChangesOptions } from './db/credential-changes';
 import { createPool } from './db/pool';
 import { createMailer } from './email/create-mailer';
 import { type AppOptions, createApp } from './http/app';
+import { CredentialCache } from './http/credential-cache';
 import { createRateLimitStore } from './http/rate-limit';
 import { DomainEventBus } from './lib/domain-events';
 import { startWebhooks } from './webhooks';
@@ -33,7 +35,20 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
   await migrate(orm, databaseUrl);
   const rateLimits = createRateLimitStore(orm, config.redisUrl);
   const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'));
-  const ctx: AppContext = { config, orm, pool, logger, bus: new DomainEventBus(), mailer: createMailer(config, logger), rateLimits };
+  const credentialCache = new CredentialCache({ leaseMs: defaultCredentialChangesOptions.leaseMs, maxAgeMs: 60_000, maxEntries: 10_000 });
+  const credentialChanges = new CredentialChanges(databaseUrl, credentialCache, pool, logger);
+  await credentialChanges.start();
+  const ctx: AppContext = {
+    config,
+    orm,
+    pool,
+    logger,
+    bus: new DomainEventBus(),
+    mailer: createMailer(config, logger),
+    rateLimits,
+    credentialCache,
+    credentialChanges,
+  };
   const webhooks = await startWebhooks(ctx, databaseUrl);
   const app = createApp(ctx, appOptions);
 
@@ -63,6 +78,7 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
         server.closeIdleConnections();
       });
       await webhooks.stop();
+      await credentialChanges.stop();
       await rateLimits.close();
       await orm.close(true);
       await pool.end();

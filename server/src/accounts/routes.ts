@@ -43,7 +43,10 @@ export function accountsRoutes(ctx: AppContext) {
       return { status: 200, body: signedIn(ctx, res, result) };
     },
     logout: async ({ req, res }) => {
-      if (req.auth.session) await revokeSession(req.em, req.auth.session.id);
+      if (req.auth.session) {
+        await revokeSession(req.em, req.auth.session.id);
+        await ctx.credentialChanges.propagated();
+      }
       clearSessionCookie(res, ctx.config.secureCookies);
       return { status: 204, body: undefined };
     },
@@ -53,9 +56,11 @@ export function accountsRoutes(ctx: AppContext) {
       status: 200,
       body: await requestPasswordReset(req.em, deps, body.email),
     }),
-    resetPassword: async ({ body, req }) => ({
-      status: 200,
-      body: await resetPassword(req.em, { ...body, currentSessionId: req.auth.session?.id }),
-    }),
+    resetPassword: async ({ body, req }) => {
+      const result = await resetPassword(req.em, { ...body, currentSessionId: req.auth.session?.id });
+      // The account's other sessions end: on every process before this answer.
+      await ctx.credentialChanges.propagated();
+      return { status: 200, body: result };
+    },
   });
 }

@@ -40,7 +40,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: process.env.NODE_ENV === 'test',
-    globalMiddleware: [options.authenticateOverride ?? authenticate(config, ctx.pool), idempotency()],
+    globalMiddleware: [options.authenticateOverride ?? authenticate(config, ctx.pool, ctx.credentialCache), idempotency()],
     requestValidationErrorHandler: (err: RequestValidationError, _req, _res, next) => {
       if (err.pathParams) return next(problem('not_found', 'Resource not found'));
       const errors = [

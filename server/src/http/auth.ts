@@ -3,6 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config';
 import type { Queryable } from '../db/pool';
 import { safeEqual } from '../lib/secrets';
+import type { CredentialCache } from './credential-cache';
 import { readCookie, sessionCookieName, setSessionCookie } from './cookies';
 import {
   type ApiKeyCaller,
@@ -44,7 +45,7 @@ function allowedOrigins(config: Config): Set<string> {
  * Resolves credentials, then applies the route's access policy (contract metadata). Runs before
  * request validation, so a caller without access never learns which input would have been valid.
  */
-export function authenticate(config: Config, db: Queryable) {
+export function authenticate(config: Config, db: Queryable, cache: CredentialCache) {
   const origins = allowedOrigins(config);
   return async (req: Request, res: Response, next: NextFunction) => {
     try {
@@ -58,7 +59,7 @@ export function authenticate(config: Config, db: Queryable) {
 
       const apiKey = req.header('x-api-key');
       if (apiKey !== undefined) {
-        const found = await findApiKey(db, apiKey);
+        const found = await findApiKey(db, cache, apiKey);
         if (!found) throw problem('unauthorized', 'The API key is unknown or revoked');
         auth.apiKey = found;
       }
@@ -67,12 +68,12 @@ export function authenticate(config: Config, db: Queryable) {
       const cookie = readCookie(req, sessionCookieName);
       const workspaceHint = namedWorkspace(policy, meta, req);
       if (bearer) {
-        const s = await findSession(db, bearer, false, workspaceHint);
+        const s = await findSession(db, cache, bearer, false, workspaceHint);
         if (!s && policy !== 'public') throw problem('unauthorized', 'The session token is unknown or expired');
         if (s) auth.session = s;
       } else if (cookie) {
         // A stale cookie on a public route is ignored rather than refused.
-        const s = await findSession(db, cookie, true, workspaceHint);
+        const s = await findSession(db, cache, cookie, true, workspaceHint);
         if (s?.kind === 'account') {
           auth.session = s;
           if (s.renewed) setSessionCookie(res, cookie, config.secureCookies);

@@ -2,6 +2,7 @@ import type { Queryable } from '../db/pool';
 import type { SessionKind } from '../identity/entities';
 import { hashSecret } from '../lib/secrets';
 import { sessionLifetimeMs } from './cookies';
+import type { CredentialCache } from './credential-cache';
 
 export interface ApiKeyCaller {
   id: string;
@@ -38,23 +39,38 @@ const lastUsedWriteIntervalMs = 60_000;
 const renewIntervalMs = 3600_000;
 
 /*
- * These run on every request, so they use the raw pool with named (prepared) statements: no query
- * building, and PostgreSQL plans each statement once per connection. No result is ever cached, so a
- * revoked key or session fails on the very next request on every process.
+ * These run on every request, so a hit in the credential cache answers without the database; a miss
+ * uses the raw pool with named (prepared) statements. The cache never outlives a revocation: see
+ * credential-cache.ts. Unknown credentials are never cached.
  */
 
-export async function findApiKey(db: Queryable, secret: string): Promise<ApiKeyCaller | null> {
-  const { rows } = await db.query<{ id: string; workspace_id: string; last_used_at: Date | null }>({
-    name: 'auth_find_api_key',
-    text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
-    values: [hashSecret(secret)],
-  });
-  const row = rows[0];
-  if (!row) return null;
-  if (!row.last_used_at || Date.now() - new Date(row.last_used_at).getTime() > lastUsedWriteIntervalMs) {
-    await db.query({ name: 'auth_touch_api_key', text: 'update api_key set last_used_at = now() where id = $1', values: [row.id] });
+interface ApiKeyEntry {
+  id: string;
+  workspaceId: string;
+  /** Last write of last_used_at by this process (epoch ms). */
+  lastUsedAt: number;
+}
+
+export async function findApiKey(db: Queryable, cache: CredentialCache, secret: string): Promise<ApiKeyCaller | null> {
+  const cacheKey = `k:${hashSecret(secret)}`;
+  let entry = cache.get<ApiKeyEntry>(cacheKey);
+  if (!entry) {
+    const ticket = cache.begin();
+    const { rows } = await db.query<{ id: string; workspace_id: string; last_used_at: Date | null }>({
+      name: 'auth_find_api_key',
+      text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
+      values: [cacheKey.slice(2)],
+    });
+    const row = rows[0];
+    if (!row) return null;
+    entry = { id: row.id, workspaceId: row.workspace_id, lastUsedAt: row.last_used_at ? new Date(row.last_used_at).getTime() : 0 };
+    cache.set(cacheKey, entry, ticket);
   }
-  return { id: row.id, workspaceId: row.workspace_id };
+  if (Date.now() - entry.lastUsedAt > lastUsedWriteIntervalMs) {
+    entry.lastUsedAt = Date.now();
+    await db.query({ name: 'auth_touch_api_key', text: 'update api_key set last_used_at = now() where id = $1', values: [entry.id] });
+  }
+  return { id: entry.id, workspaceId: entry.workspaceId };
 }
 
 interface SessionRow {
@@ -72,31 +88,48 @@ interface SessionRow {
 
 /**
  * The session behind a token. When the route names a workspace, the account's role in it comes back
- * in the same round trip, so a session-authenticated workspace call costs one query like an API key.
+ * in the same round trip (and is cached with the session), so a session-authenticated workspace call
+ * costs what an API key does.
  */
 export async function findSession(
   db: Queryable,
+  cache: CredentialCache,
   token: string,
   viaCookie: boolean,
   workspaceId: string | null = null,
 ): Promise<SessionCaller | null> {
   const kind = sessionKindOf(token);
   if (!kind) return null;
-  const { rows } = await db.query<SessionRow>({
-    name: 'auth_find_session',
-    text: `select s.id, s.kind, s.account_id, s.workspace_id, s.event_id, s.subject_id, s.data, s.expires_at,
-                  s.last_used_at, m.role as member_role
-             from session s
-             left join workspace_member m on m.account_id = s.account_id and m.workspace_id = $2::uuid
-            where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
-    values: [hashSecret(token), workspaceId],
-  });
-  const row = rows[0];
-  if (!row || row.kind !== kind) return null;
+  const tokenHash = hashSecret(token);
+  const cacheKey = `s:${tokenHash}:${workspaceId ?? ''}`;
+  let row = cache.get<SessionRow>(cacheKey);
+  // A cached expiry may be older than a renewal another process wrote: look again rather than refuse.
+  if (row && new Date(row.expires_at).getTime() <= Date.now()) {
+    cache.delete(cacheKey);
+    row = undefined;
+  }
+  if (!row) {
+    const ticket = cache.begin();
+    const { rows } = await db.query<SessionRow>({
+      name: 'auth_find_session',
+      text: `select s.id, s.kind, s.account_id, s.workspace_id, s.event_id, s.subject_id, s.data, s.expires_at,
+                    s.last_used_at, m.role as member_role
+               from session s
+               left join workspace_member m on m.account_id = s.account_id and m.workspace_id = $2::uuid
+              where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
+      values: [tokenHash, workspaceId],
+    });
+    row = rows[0];
+    if (!row) return null;
+    cache.set(cacheKey, row, ticket);
+  }
+  if (row.kind !== kind) return null;
   let expiresAt = new Date(row.expires_at);
   let renewed = false;
   if (row.kind === 'account' && Date.now() - new Date(row.last_used_at).getTime() > renewIntervalMs) {
     expiresAt = new Date(Date.now() + sessionLifetimeMs);
+    row.last_used_at = new Date();
+    row.expires_at = expiresAt;
     await db.query({
       name: 'auth_renew_session',
       text: 'update session set last_used_at = now(), expires_at = $1 where id = $2',
@@ -111,7 +144,7 @@ export async function findSession(
     workspaceId: row.workspace_id,
     eventId: row.event_id,
     subjectId: row.subject_id,
-    data: row.data ?? {},
+    data: { ...(row.data ?? {}) },
     expiresAt,
     viaCookie,
     renewed,

@@ -15,5 +15,10 @@ export const invitesRoutes = (ctx: AppContext) =>
       return { status: 204, body: undefined };
     },
     preview: async ({ params, req }) => ({ status: 200, body: await previewInvite(req.em, params.token) }),
-    accept: async ({ params, req }) => ({ status: 200, body: await acceptInvite(req.em, req.auth.accountId!, params.token) }),
+    accept: async ({ params, req }) => {
+      const accepted = await acceptInvite(req.em, req.auth.accountId!, params.token);
+      // A workspace invite changes membership, which cached sessions carry.
+      await ctx.credentialChanges.propagated();
+      return { status: 200, body: accepted };
+    },
   });

@@ -26,25 +26,29 @@ export const workspacesRoutes = (_ctx: AppContext) =>
     },
   });
 
-export const membersRoutes = (_ctx: AppContext) =>
+/** Membership and key changes alter cached credentials: each answers once every process has seen it. */
+export const membersRoutes = (ctx: AppContext) =>
   s.router(contract.members, {
     list: async ({ req }) => ({ status: 200, body: { members: await listMembers(req.em, actorOf(req).workspaceId) } }),
     leave: async ({ req }) => {
       const actor = actorOf(req);
       await leaveWorkspace(req.em, actor.workspaceId, actor.accountId!);
+      await ctx.credentialChanges.propagated();
       return { status: 204, body: undefined };
     },
-    update: async ({ params, body, req }) => ({
-      status: 200,
-      body: await changeMemberRole(req.em, actorOf(req).workspaceId, params.memberId, body.role),
-    }),
+    update: async ({ params, body, req }) => {
+      const member = await changeMemberRole(req.em, actorOf(req).workspaceId, params.memberId, body.role);
+      await ctx.credentialChanges.propagated();
+      return { status: 200, body: member };
+    },
     remove: async ({ params, req }) => {
       await removeMember(req.em, actorOf(req).workspaceId, params.memberId);
+      await ctx.credentialChanges.propagated();
       return { status: 204, body: undefined };
     },
   });
 
-export const apiKeysRoutes = (_ctx: AppContext) =>
+export const apiKeysRoutes = (ctx: AppContext) =>
   s.router(contract.apiKeys, {
     list: async ({ req }) => ({ status: 200, body: { apiKeys: await listApiKeys(req.em, actorOf(req).workspaceId) } }),
     create: async ({ body, req }) => ({
@@ -53,6 +57,7 @@ export const apiKeysRoutes = (_ctx: AppContext) =>
     }),
     delete: async ({ params, req }) => {
       await deleteApiKey(req.em, actorOf(req).workspaceId, params.keyId);
+      await ctx.credentialChanges.propagated();
       return { status: 204, body: undefined };
     },
     createWithKey: async ({ body, req }) => ({

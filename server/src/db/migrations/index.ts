@@ -3,6 +3,7 @@ import { Migration20261122000000Foundation } from './Migration20261122000000Foun
 import { Migration20261122010000Events } from './Migration20261122010000Events';
 import { Migration20261122020000Identity } from './Migration20261122020000Identity';
 import { Migration20261122030000Webhooks } from './Migration20261122030000Webhooks';
+import { Migration20261122040000CredentialChanges } from './Migration20261122040000CredentialChanges';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
@@ -10,4 +11,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122010000Events', class: Migration20261122010000Events },
   { name: 'Migration20261122020000Identity', class: Migration20261122020000Identity },
   { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
+  { name: 'Migration20261122040000CredentialChanges', class: Migration20261122040000CredentialChanges },
 ];

@@ -1,0 +1,258 @@
+import { createClient } from '@gathercast/sdk';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CredentialChanges, listenerApplicationName } from '../src/db/credential-changes';
+import { CredentialCache } from '../src/http/credential-cache';
+import { createLogger } from '../src/logger';
+import { apiKeyOf, failure, type SignedUp, signUp } from './support/accounts';
+import { freePort } from './support/ports';
+import { spawnServer, waitForReady } from './support/process';
+import { startTestServer, type TestServer } from './support/server';
+
+// Two server instances on one database: each has its own pool, credential cache and listener, as two
+// processes would.
+let a: TestServer;
+let b: TestServer;
+beforeAll(async () => {
+  a = await startTestServer();
+  b = await startTestServer({ DATABASE_URL: a.databaseUrl });
+});
+afterAll(async () => {
+  await b.close();
+  await a.close();
+});
+
+const sql = (text: string, params: unknown[] = []) => a.server.ctx.orm.em.getConnection().execute(text, params);
+const members = (server: TestServer, owner: SignedUp, auth: { apiKey?: string; sessionToken?: string }) =>
+  server.client(auth).members.list({ params: { id: owner.workspaceId } });
+
+async function until(check: () => Promise<boolean> | boolean, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Counts the queries `server` sends on its hot-path pool while `fn` runs. */
+async function poolQueries(server: TestServer, fn: () => Promise<unknown>): Promise<number> {
+  const pool = server.server.ctx.pool;
+  const original = pool.query;
+  let count = 0;
+  pool.query = ((...args: Parameters<typeof pool.query>) => {
+    count++;
+    return (original as (...a: unknown[]) => unknown).apply(pool, args);
+  }) as typeof pool.query;
+  try {
+    await fn();
+  } finally {
+    pool.query = original;
+  }
+  return count;
+}
+
+describe('credential cache across processes', () => {
+  it('answers a repeated API-key request without a database query for authentication', async () => {
+    const owner = await signUp(a, 'cache-hit');
+    const key = await apiKeyOf(owner);
+    await members(b, owner, { apiKey: key });
+    expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBe(0);
+  });
+
+  it('refuses a key revoked on one process on the very next request on another', async () => {
+    const owner = await signUp(a, 'revoke-key');
+    for (let round = 0; round < 5; round++) {
+      const key = await owner.client.apiKeys.create({ params: { id: owner.workspaceId }, body: { name: `r${round}` } });
+      await members(b, owner, { apiKey: key.secret });
+      await members(b, owner, { apiKey: key.secret });
+      await a.client({ sessionToken: owner.sessionToken }).apiKeys.delete({ params: { id: owner.workspaceId, keyId: key.id } });
+      const err = await failure(members(b, owner, { apiKey: key.secret }));
+      expect(err).toMatchObject({ status: 401, code: 'unauthorized' });
+    }
+  });
+
+  it('refuses a session logged out on one process on the very next request on another', async () => {
+    const owner = await signUp(a, 'logout');
+    await members(b, owner, { sessionToken: owner.sessionToken });
+    await a.client({ sessionToken: owner.sessionToken }).accounts.logout();
+    const err = await failure(members(b, owner, { sessionToken: owner.sessionToken }));
+    expect(err).toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  it('applies a role change made on one process on the very next request on another', async () => {
+    const owner = await signUp(a, 'owner');
+    const other = await signUp(a, 'admin');
+    const invite = await owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'workspace', role: 'admin' } });
+    await other.client.invites.accept({ params: { token: invite.url!.split('/').pop()! } });
+    const otherOnB = b.client({ sessionToken: other.sessionToken });
+    await otherOnB.apiKeys.list({ params: { id: owner.workspaceId } });
+    const memberId = (await members(a, owner, { sessionToken: owner.sessionToken })).members.find((m) => m.accountId === other.accountId)!.id;
+
+    await owner.client.members.update({ params: { id: owner.workspaceId, memberId }, body: { role: 'member' } });
+    expect(await failure(otherOnB.apiKeys.list({ params: { id: owner.workspaceId } }))).toMatchObject({ status: 403, code: 'forbidden' });
+
+    await owner.client.members.remove({ params: { id: owner.workspaceId, memberId } });
+    expect(await failure(otherOnB.members.list({ params: { id: owner.workspaceId } }))).toMatchObject({ status: 404, code: 'not_found' });
+  });
+
+  it('drops cached credentials on every process when a revocation is written with plain SQL', async () => {
+    const owner = await signUp(a, 'plain-sql');
+    const key = await apiKeyOf(owner);
+    await members(b, owner, { apiKey: key });
+    await sql('update api_key set revoked_at = now() where workspace_id = ? and revoked_at is null', [owner.workspaceId]);
+    const refusedOnB = () =>
+      members(b, owner, { apiKey: key }).then(
+        () => false,
+        (err: { status?: number }) => err.status === 401,
+      );
+    await until(refusedOnB, 2000);
+  });
+
+  it('serves nothing from the cache while its listener is disconnected, and resumes after reconnecting', async () => {
+    const owner = await signUp(a, 'listener-lost');
+    const key = await apiKeyOf(owner);
+    await members(b, owner, { apiKey: key });
+    const cache = b.server.ctx.credentialCache;
+    expect(cache.leased).toBe(true);
+
+    await sql(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`, [
+      listenerApplicationName,
+    ]);
+    await until(() => !cache.leased);
+    expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBeGreaterThan(0);
+
+    await until(() => cache.leased);
+    await members(b, owner, { apiKey: key });
+    expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBe(0);
+  });
+});
+
+describe('a process that cannot acknowledge', () => {
+  it('holds the revocation until its lease has run out, so it refuses the key when it resumes', async () => {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const proc = spawnServer({ DATABASE_URL: a.databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: url, LOG_LEVEL: 'warn' });
+    try {
+      await waitForReady(url);
+      const owner = await signUp(a, 'stopped');
+      const key = await owner.client.apiKeys.create({ params: { id: owner.workspaceId }, body: { name: 'stopped' } });
+      const onStopped = createClient({ baseUrl: url, apiKey: key.secret });
+      await onStopped.members.list({ params: { id: owner.workspaceId } });
+      await onStopped.members.list({ params: { id: owner.workspaceId } });
+
+      proc.child.kill('SIGSTOP');
+      const started = performance.now();
+      await owner.client.apiKeys.delete({ params: { id: owner.workspaceId, keyId: key.id } });
+      const held = performance.now() - started;
+      proc.child.kill('SIGCONT');
+
+      expect(held).toBeGreaterThanOrEqual(3000);
+      expect(await failure(onStopped.members.list({ params: { id: owner.workspaceId } }))).toMatchObject({ status: 401 });
+    } finally {
+      proc.child.kill('SIGKILL');
+      await proc.exited;
+    }
+  }, 30_000);
+});
+
+describe('revocation barrier', () => {
+  const options = { heartbeatMs: 100, leaseMs: 600, marginMs: 200 };
+  let silent: pg.Client;
+  let changes: CredentialChanges;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    pool = new pg.Pool({ connectionString: a.databaseUrl, max: 2 });
+    changes = new CredentialChanges(a.databaseUrl, new CredentialCache({ ...options, maxAgeMs: 60_000, maxEntries: 10 }), pool, createLogger('silent'), options);
+    await changes.start();
+  });
+  afterAll(async () => {
+    await changes.stop();
+    await pool.end();
+  });
+
+  async function connectSilentListener(): Promise<pg.Client> {
+    // Looks like a process's listener to the barrier, but never acknowledges.
+    silent = new pg.Client({ connectionString: a.databaseUrl, application_name: listenerApplicationName });
+    await silent.connect();
+    return silent;
+  }
+
+  it('returns as soon as every live process has acknowledged', async () => {
+    const started = performance.now();
+    await changes.propagated();
+    expect(performance.now() - started).toBeLessThan(options.leaseMs);
+  });
+
+  it('waits for a process that does not acknowledge until its lease has run out', async () => {
+    const client = await connectSilentListener();
+    try {
+      const started = performance.now();
+      await changes.propagated();
+      expect(performance.now() - started).toBeGreaterThanOrEqual(options.leaseMs + options.marginMs - 5);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('stops waiting for a process whose listener goes away', async () => {
+    const client = await connectSilentListener();
+    const started = performance.now();
+    setTimeout(() => void client.end(), 100);
+    await changes.propagated();
+    expect(performance.now() - started).toBeLessThan(options.leaseMs);
+  });
+});
+
+describe('CredentialCache', () => {
+  const clock = { now: 0 };
+  const cache = () => new CredentialCache({ leaseMs: 1000, maxAgeMs: 5000, maxEntries: 2, now: () => clock.now });
+
+  it('serves nothing before its listener has renewed the lease', () => {
+    const c = cache();
+    c.set('k', 1, c.begin());
+    expect(c.get('k')).toBeUndefined();
+  });
+
+  it('serves entries while the lease holds and none once it has run out', () => {
+    const c = cache();
+    c.renewLease(clock.now);
+    c.set('k', 1, c.begin());
+    expect(c.get('k')).toBe(1);
+    clock.now += 1000;
+    expect(c.get('k')).toBeUndefined();
+  });
+
+  it('does not store a lookup that began before a flush', () => {
+    const c = cache();
+    c.renewLease(clock.now);
+    const ticket = c.begin();
+    c.flush();
+    c.set('k', 1, ticket);
+    expect(c.get('k')).toBeUndefined();
+  });
+
+  it('looks entries up again once they are older than maxAgeMs', () => {
+    const c = cache();
+    c.renewLease(clock.now + 10_000);
+    c.set('k', 1, c.begin());
+    clock.now += 5001;
+    expect(c.get('k')).toBeUndefined();
+  });
+
+  it('evicts the oldest entry when full', () => {
+    const c = cache();
+    c.renewLease(clock.now);
+    for (const k of ['a', 'b', 'c']) c.set(k, k, c.begin());
+    expect([c.get('a'), c.get('b'), c.get('c')]).toEqual([undefined, 'b', 'c']);
+  });
+
+  it('forgets everything when the lease is dropped', () => {
+    const c = cache();
+    c.renewLease(clock.now);
+    c.set('k', 1, c.begin());
+    c.dropLease();
+    c.renewLease(clock.now);
+    expect(c.get('k')).toBeUndefined();
+  });
+});

@@ -220,7 +220,7 @@ describe('delete', () => {
     expect(await rejection(gc.events.get({ params: { id: event.id } }))).toMatchObject({ status: 404 });
   });
 
-  it('removes phases, memberships, registrations, entry tokens, questions, votes and invites with it', async () => {
+  it('removes phases, memberships, registrations, entry tokens and sessions, questions, votes and invites with it', async () => {
     const event = await gc.events.create({
       body: { ...basic, visibility: 'public', phases: [{ modality: 'meeting' }] },
     });
@@ -241,6 +241,11 @@ describe('delete', () => {
          values (gen_random_uuid(), $1, 'event', 'host', $2, md5(random()::text), now() + interval '1 day')`,
         [ws.workspaceId, event.id],
       );
+      await db.query(
+        `insert into session (id, kind, token_hash, event_id, expires_at)
+         values (gen_random_uuid(), 'entry', md5(random()::text), $1, now() + interval '1 day')`,
+        [event.id],
+      );
     });
     await gc.events.delete({ params: { id: event.id } });
     const counts = await withDb(t.databaseUrl, async (db) => {
@@ -252,6 +257,7 @@ describe('delete', () => {
         registration: await one('registration', 'event_id = $1'),
         question: await one('question', 'event_id = $1'),
         invite: await one('invite', 'event_id = $1'),
+        session: await one('session', 'event_id = $1'),
         votes: await one(
           'question_vote v',
           'not exists (select 1 from question q where q.id = v.question_id) and $1::uuid is not null',
@@ -268,6 +274,7 @@ describe('delete', () => {
       registration: 0,
       question: 0,
       invite: 0,
+      session: 0,
       votes: 0,
       tokens: 0,
     });

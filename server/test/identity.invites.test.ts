@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyOf, failure, mailboxOf, signUp, type SignedUp, uniqueEmail } from './support/accounts';
 import { startTestServer, type TestServer } from './support/server';
@@ -6,12 +5,6 @@ import { startTestServer, type TestServer } from './support/server';
 let t: TestServer;
 beforeAll(async () => {
   t = await startTestServer();
-  // The events domain owns these tables; a minimal stand-in until its migration is present.
-  await sql(`
-    create table if not exists event (id uuid primary key, workspace_id uuid not null, type text not null, title text not null);
-    create table if not exists phase (id uuid primary key, event_id uuid not null, position integer not null, modality text not null);
-    create table if not exists event_membership (id uuid primary key, event_id uuid not null, user_id uuid not null, role text not null,
-      created_at timestamptz not null default now(), unique (event_id, user_id));`);
 });
 afterAll(() => t.close());
 
@@ -19,14 +12,14 @@ function sql(text: string, params: unknown[] = []) {
   return t.server.ctx.orm.em.getConnection().execute(text, params);
 }
 
-/** An event of the workspace whose phases have these modalities. */
-async function eventWith(workspaceId: string, modalities: string[]): Promise<string> {
-  const id = randomUUID();
-  await sql(`insert into event (id, workspace_id, type, title) values (?, ?, 'webinar', 'Launch day')`, [id, workspaceId]);
-  for (const [position, modality] of modalities.entries()) {
-    await sql('insert into phase (id, event_id, position, modality) values (?, ?, ?, ?)', [randomUUID(), id, position, modality]);
-  }
-  return id;
+type Modality = 'broadcast' | 'meeting' | 'breakout';
+
+/** An event of the person's (only) workspace whose phases have these modalities. */
+async function eventWith(person: SignedUp, modalities: Modality[]): Promise<string> {
+  const event = await person.client.events.create({
+    body: { type: 'webinar', title: 'Launch day', phases: modalities.map((modality) => ({ modality })) },
+  });
+  return event.id;
 }
 
 const tokenOf = (url: string) => url.split('/').pop()!;
@@ -157,7 +150,7 @@ describe('event invites', () => {
   });
 
   it('accepts a role the event’s phases have a place for', async () => {
-    const eventId = await eventWith(owner.workspaceId, ['broadcast']);
+    const eventId = await eventWith(owner, ['broadcast']);
     const invite = await owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'event', eventId, role: 'speaker' } });
     expect(invite).toMatchObject({ kind: 'event', eventId, role: 'speaker' });
     const preview = await t.client().invites.preview({ params: { token: tokenOf(invite.url!) } });
@@ -165,7 +158,7 @@ describe('event invites', () => {
   });
 
   it('refuses a role the event has no place for with 400 role_not_on_event listing accepted roles', async () => {
-    const eventId = await eventWith(owner.workspaceId, ['meeting']);
+    const eventId = await eventWith(owner, ['meeting']);
     const err = await failure(owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'event', eventId, role: 'speaker' } }));
     expect([err.status, err.code]).toEqual([400, 'role_not_on_event']);
     expect(err.detail).toContain('host, participant, workspace_admin');
@@ -173,7 +166,7 @@ describe('event invites', () => {
   });
 
   it('accepts the union of the roles of several phases', async () => {
-    const eventId = await eventWith(owner.workspaceId, ['broadcast', 'breakout']);
+    const eventId = await eventWith(owner, ['broadcast', 'breakout']);
     for (const role of ['viewer', 'participant', 'workspace_admin']) {
       const invite = await owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'event', eventId, role } });
       expect(invite.role).toBe(role);
@@ -182,7 +175,7 @@ describe('event invites', () => {
 
   it('answers another workspace’s event with 404 not_found', async () => {
     const stranger = await signUp(t);
-    const eventId = await eventWith(stranger.workspaceId, ['meeting']);
+    const eventId = await eventWith(stranger, ['meeting']);
     const err = await failure(owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'event', eventId, role: 'host' } }));
     expect([err.status, err.code]).toEqual([404, 'not_found']);
   });
@@ -194,7 +187,7 @@ describe('event invites', () => {
   });
 
   it('gives the accepting account’s bridged user a membership of the event with the role', async () => {
-    const eventId = await eventWith(owner.workspaceId, ['meeting']);
+    const eventId = await eventWith(owner, ['meeting']);
     const guest = await signUp(t, 'guest');
     const invite = await owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'event', eventId, role: 'host' } });
     const accepted = await guest.client.invites.accept({ params: { token: tokenOf(invite.url!) } });

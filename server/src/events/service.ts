@@ -194,17 +194,11 @@ export async function updateEvent(
   });
 }
 
-/** Permanent: phases, Q&A, memberships and registrations go by foreign-key cascade; its invites and sessions too. */
+/** Permanent: phases, Q&A, memberships, registrations, invites and event sessions go by foreign-key cascade. */
 export async function deleteEvent(em: EntityManager, actor: Actor, eventId: string): Promise<void> {
-  await em.transactional(async (tx) => {
-    const rows = await sql<{ id: string }>(
-      tx,
-      'delete from event where id = ? and workspace_id = ? returning id',
-      [eventId, actor.workspaceId],
-    );
-    if (!rows[0]) throw notFound('Event');
-    // invite.event_id carries no foreign key (the identity migration stays independent of this one).
-    await sql(tx, 'delete from invite where event_id = ?', [eventId]);
-    await sql(tx, 'delete from session where event_id = ?', [eventId]);
-  });
+  const rows = await sql<{ id: string }>(em, 'delete from event where id = ? and workspace_id = ? returning id', [
+    eventId,
+    actor.workspaceId,
+  ]);
+  if (!rows[0]) throw notFound('Event');
 }

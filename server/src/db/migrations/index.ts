@@ -4,6 +4,7 @@ import { Migration20261122010000Events } from './Migration20261122010000Events';
 import { Migration20261122020000Identity } from './Migration20261122020000Identity';
 import { Migration20261122030000Webhooks } from './Migration20261122030000Webhooks';
 import { Migration20261122040000CredentialChanges } from './Migration20261122040000CredentialChanges';
+import { Migration20261122050000EventReferences } from './Migration20261122050000EventReferences';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
@@ -12,4 +13,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122020000Identity', class: Migration20261122020000Identity },
   { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
   { name: 'Migration20261122040000CredentialChanges', class: Migration20261122040000CredentialChanges },
+  { name: 'Migration20261122050000EventReferences', class: Migration20261122050000EventReferences },
 ];

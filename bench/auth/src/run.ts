@@ -86,7 +86,9 @@ try {
       ['apiKey', real.url, { 'x-api-key': key.secret }],
       ['session', real.url, { authorization: `Bearer ${session}` }],
     ];
-    for (const [name, base, headers] of entries) {
+    // Rotated each round, so no variant always runs first or last.
+    const rotated = [...entries.slice(round % entries.length), ...entries.slice(0, round % entries.length)];
+    for (const [name, base, headers] of rotated) {
       samples[name]!.push(await measure(`${base}${path}`, headers));
     }
   }

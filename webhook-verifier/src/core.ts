@@ -59,15 +59,9 @@ function required(headers: WebhookHeaders, name: string): string {
 export function parseSignatureHeader(value: string): { t: number; v1: string[] } {
   // Fast path for what Gathercast sends outside rotations: "t=<digits>,v1=<64 chars>".
   const comma = value.indexOf(',');
-  if (value.length === comma + 68 && comma > 2 && comma <= 14 && value.startsWith('t=') && value.startsWith('v1=', comma + 1)) {
-    // Digits by hand: this runs on every delivery, and a regex plus Number() costs more.
-    let t = 0;
-    for (let i = 2; i < comma; i++) {
-      const digit = value.charCodeAt(i) - 48;
-      if (digit < 0 || digit > 9) throw malformed();
-      t = t * 10 + digit;
-    }
-    return { t, v1: [value.slice(comma + 4)] };
+  if (value.length === comma + 68 && value.startsWith('t=') && value.startsWith('v1=', comma + 1)) {
+    const t = value.slice(2, comma);
+    if (UNIX_SECONDS.test(t)) return { t: +t, v1: [value.slice(comma + 4)] };
   }
   let t = -1;
   const v1: string[] = [];

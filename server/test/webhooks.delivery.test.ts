@@ -278,6 +278,24 @@ describe('webhook delivery', () => {
     expect(rx.to('manual').map((r) => r.headers['x-gc-event-id'])).toEqual([ev.id, ev.id]);
   });
 
+  it('keeps a manual retry asked for while an attempt is in flight: sent again once that attempt ends', async () => {
+    // The first answer (a final 422) comes 250 ms after the request arrives (under the 300 ms timeout):
+    // the retry is asked for in that window.
+    const ep = await endpoint('in-flight', (n) => (n === 0 ? { status: 422, delayMs: 250 } : { status: 200 }));
+    const ev = await recordEvent(t, { type: 'event.ended', workspaceId });
+    await rx.waitFor(() => rx.to('in-flight').length === 1, 5000);
+    const [d] = await deliveriesOf(ep.id);
+    await gc.webhooks.retryDelivery({ params: { id: ep.id, deliveryId: d!.id } });
+    await rx.waitFor(() => rx.to('in-flight').length === 2, 5000);
+    expect(rx.to('in-flight').map((r) => r.headers['x-gc-event-id'])).toEqual([ev.id, ev.id]);
+    let [settled] = await deliveriesOf(ep.id);
+    for (let i = 0; i < 50 && settled?.status !== 'succeeded'; i++) {
+      await sleep(50);
+      [settled] = await deliveriesOf(ep.id);
+    }
+    expect(settled).toMatchObject({ status: 'succeeded' });
+  });
+
   it('delivers nothing for a change that was rolled back', async () => {
     const ep = await endpoint('rollback');
     const ev = await recordEvent(t, { type: 'event.published', workspaceId }, { rollback: true });

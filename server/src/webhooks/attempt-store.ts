@@ -57,8 +57,8 @@ const claimSql = `
     case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret`;
 
 /**
- * Logs many attempts in one statement: settles each delivery (only if still pending) and releases its
- * lease, inserts the attempt rows, tracks each endpoint's failure run, and queues scheduled retries.
+ * Logs many attempts in one statement: settles each delivery (only if still pending; a manual retry
+ * asked for during the attempt queues it again instead) and releases its lease, inserts the attempt rows, tracks each endpoint's failure run, and queues scheduled retries.
  * The delivery update locks the rows first, so an endpoint deleted meanwhile drops its rows from the
  * batch instead of failing the whole statement on the foreign key. The endpoint row is written only
  * when its failure run starts or ends, so a healthy endpoint's row is not a hot spot under load.
@@ -71,9 +71,10 @@ const recordSql = `
   ),
   d as (
     update webhook_delivery d
-    set status = case when d.status = 'pending' then x.status else d.status end,
-      next_attempt_at = case when d.status = 'pending' then x.next_at else d.next_attempt_at end,
-      lease_until = null, updated_at = now()
+    set status = case when d.retry_requested then 'pending' when d.status = 'pending' then x.status else d.status end,
+      next_attempt_at = case when d.retry_requested then now() when d.status = 'pending' then x.next_at
+                        else d.next_attempt_at end,
+      retry_requested = false, lease_until = null, updated_at = now()
     from x
     where d.id = x.delivery_id
     returning d.id, d.endpoint_id, d.status = 'pending' and d.next_attempt_at is not null as requeue, d.next_attempt_at

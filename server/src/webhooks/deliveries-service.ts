@@ -114,7 +114,8 @@ export async function retryDelivery(em: EntityManager, actor: Actor, input: { en
     const updated = await tx
       .getConnection()
       .execute(
-        `update webhook_delivery set status = 'pending', auto_retry = false, next_attempt_at = now(), updated_at = now()
+        `update webhook_delivery set status = 'pending', auto_retry = false, next_attempt_at = now(), updated_at = now(),
+           retry_requested = lease_until is not null and lease_until > now()
          where id = ? and endpoint_id = ? returning id`,
         [input.deliveryId, e.id],
         'all',

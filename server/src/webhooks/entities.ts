@@ -38,6 +38,8 @@ export const WebhookDelivery = defineEntity({
     status: p.enum(['pending', 'succeeded', 'failed', 'rejected', 'cancelled'] as const),
     attemptCount: p.integer(),
     autoRetry: p.boolean(),
+    /** A manual retry arrived while an attempt was in flight: queue again once that attempt is recorded. */
+    retryRequested: p.boolean(),
     nextAttemptAt: p.datetime().nullable(),
     leaseUntil: p.datetime().nullable(),
     createdAt: p.datetime(),

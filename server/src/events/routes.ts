@@ -16,7 +16,7 @@ export const eventsRoutes = (ctx: AppContext) =>
     }),
     list: async ({ req, query }) => ({
       status: 200,
-      body: await listEvents(ctx.pool, actorOf(req as unknown as Request), query),
+      body: (await listEvents(ctx.pool, actorOf(req as unknown as Request), query)).asBody(),
     }),
     get: async ({ req, params }) => ({ status: 200, body: await getEvent(req.em, actorOf(req), params.id) }),
     update: async ({ req, params, body }) => ({

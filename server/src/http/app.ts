@@ -10,6 +10,7 @@ import { idempotency } from './idempotency';
 import { sendJsonTextVerbatim } from './json-text-responses';
 import { errorHandler, fieldErrors, notFoundHandler, problem } from './problem';
 import { requestContext } from './request-context';
+import { forkEntityManagerOnFirstUse } from './request-entity-manager';
 import { withResponseValidation } from './response-validation';
 import { buildRouter } from './routes';
 
@@ -27,13 +28,10 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
   sendJsonTextVerbatim(app);
+  forkEntityManagerOnFirstUse(app, orm);
 
   app.use(requestContext(logger));
   app.use(cors(config.corsOrigins));
-  app.use((req, _res, next) => {
-    req.em = orm.em.fork();
-    next();
-  });
   app.use(healthRouter(ctx));
   app.use(docsRouter());
   app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));

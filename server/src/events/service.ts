@@ -72,13 +72,18 @@ const insertEventValues = (actor: Actor, input: CreateEventInput) => [
   actor.accountId ?? null,
 ];
 
+/** Hands out the caller's entity manager only when read (a request forks its own on first use). */
+export interface EntityManagerOnDemand {
+  readonly em: EntityManager;
+}
+
 /**
  * Creates a draft event, with its phases when given; answers the bare event. A bare event from an
  * API key is one statement (atomic on its own), sent as a prepared statement on the plain pool when
- * one is given; phases and the creator's membership share a transaction.
+ * one is given, without an entity manager; phases and the creator's membership share a transaction.
  */
 export async function createEvent(
-  em: EntityManager,
+  orm: EntityManagerOnDemand,
   actor: Actor,
   input: CreateEventInput,
   pool?: Queryable,
@@ -93,9 +98,9 @@ export async function createEvent(
       });
       return toEvent(rows[0]!);
     }
-    return toEvent((await sql<EventRow>(em, insertEventKnex, insertEventValues(actor, input)))[0]!);
+    return toEvent((await sql<EventRow>(orm.em, insertEventKnex, insertEventValues(actor, input)))[0]!);
   }
-  return em.transactional(async (tx) => {
+  return orm.em.transactional(async (tx) => {
     const [event] = await sql<EventRow>(tx, insertEventKnex, insertEventValues(actor, input));
     for (const [position, phase] of (input.phases ?? []).entries())
       await insertPhase(tx, event!.id, position, phase);

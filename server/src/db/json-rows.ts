@@ -101,6 +101,12 @@ export function jsonPageQuery(fields: readonly JsonField[], q: JsonPageQuery) {
       `array_agg(${f.column}::text order by page_position) filter (where ${onPage} and ${f.column} is not null and not ${isTrivialJsonb(f.column)}) as jsonb_${i}`,
   );
   // One result row: the rows' JSON joined in order, whether rows follow, the cursor parts, the jsonb values.
+  const results = [
+    `coalesce(string_agg(${rowSql} || '}', ',' order by page_position) filter (where ${onPage}), '') as items`,
+    `count(*) > ${q.limit} as more`,
+    ...nextItems,
+    ...jsonbItems,
+  ];
   const text = `with page as (
   select row_number() over (order by ${q.orderBy}) as page_position, ${q.from}.*
     from ${q.from}
@@ -108,9 +114,7 @@ export function jsonPageQuery(fields: readonly JsonField[], q: JsonPageQuery) {
    order by ${q.orderBy}
    limit ${q.limit} + 1
 )
-select coalesce(string_agg(${rowSql} || '}', ',' order by page_position) filter (where ${onPage}), '') as items,
-       count(*) > ${q.limit} as more,
-       ${[...nextItems, ...jsonbItems].join(',\n       ')}
+select ${results.join(',\n       ')}
   from page`;
 
   const read = (row: Record<string, unknown>): JsonPage => {

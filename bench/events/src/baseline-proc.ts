@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
+import { eventListQuery } from '../../../server/src/events/list-query';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const hash = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
@@ -50,19 +51,19 @@ async function workspaceOf(req: express.Request): Promise<string | null> {
   return rows[0].workspace_id;
 }
 
+const firstPage = eventListQuery(false);
+
 const app = express();
 app.use(express.json({ limit: '1mb' }));
 app.get('/v1/events', async (req, res, next) => {
   try {
     const ws = await workspaceOf(req);
     if (!ws) return void res.status(401).json({ code: 'unauthorized' });
-    const { rows } = await pool.query({
-      name: 'base_list',
-      text: `select ${columns}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
-               from event where workspace_id = $1 order by created_at desc, id desc limit $2`,
-      values: [ws, 101],
-    });
-    res.json({ events: rows.slice(0, 100).map(toEvent), nextCursor: rows.length > 100 ? 'x' : null });
+    // The server's list statement: PostgreSQL renders the page's JSON, sent as it comes.
+    const { rows } = await pool.query({ name: 'base_list', text: firstPage.text, values: [ws, 100] });
+    const page = firstPage.read(rows[0]);
+    const cursor = page.next && Buffer.from(`${page.next.at}|${page.next.id}`).toString('base64url');
+    res.type('application/json').send(`{"events":[${page.items}],"nextCursor":${JSON.stringify(cursor)}}`);
   } catch (err) {
     next(err);
   }

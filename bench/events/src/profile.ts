@@ -1,4 +1,5 @@
 // Profiling helper: the real server under one scenario only (BENCH_METHOD=GET|POST), CPU profile in /tmp/gc-prof.
+// BENCH_NODE_FLAGS adds flags to the server's node (e.g. --trace-gc, or --no-cpu-prof to leave the profiler out).
 import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +11,14 @@ const method = (process.env.BENCH_METHOD ?? 'POST') as 'GET' | 'POST';
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const db = await createDatabase(adminUrl);
 const child: ChildProcess = fork(path.join(here, process.env.BENCH_TARGET ?? 'server-proc.ts'), [], {
-  execArgv: ['--import', 'tsx', '--cpu-prof', '--cpu-prof-dir=/tmp/gc-prof'],
+  execArgv: [
+    '--import',
+    'tsx',
+    ...(process.env.BENCH_NODE_FLAGS?.includes('--no-cpu-prof')
+      ? []
+      : ['--cpu-prof', '--cpu-prof-dir=/tmp/gc-prof']),
+    ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f && f !== '--no-cpu-prof'),
+  ],
   env: {
     ...process.env,
     NODE_ENV: 'production',
@@ -31,7 +39,7 @@ for (let i = 0; i < 100; i++) {
 const r = await autocannon({
   url: `${url}/v1/events`,
   method,
-  connections: 32,
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 32),
   duration: Number(process.env.BENCH_DURATION ?? 8),
   headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
   body: method === 'POST' ? '{"type":"b","title":"t"}' : undefined,
@@ -42,8 +50,14 @@ console.log(
   r.requests.average,
   'p50',
   r.latency.p50,
+  'p90',
+  r.latency.p90,
   'p99',
   r.latency.p99,
+  'p99.9',
+  r.latency.p99_9,
+  'max',
+  r.latency.max,
   'non2xx',
   r.non2xx,
 );

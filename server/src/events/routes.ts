@@ -12,11 +12,12 @@ export const eventsRoutes = (ctx: AppContext) =>
   s.router(contract.events, {
     create: async ({ req, body }) => ({
       status: 201,
-      body: await createEvent(req.em, actorOf(req), body, ctx.pool),
+      // The request itself: its entity manager is forked only if the create needs one.
+      body: await createEvent(req, actorOf(req), body, ctx.pool),
     }),
     list: async ({ req, query }) => ({
       status: 200,
-      body: await listEvents(ctx.pool, actorOf(req as unknown as Request), query),
+      body: (await listEvents(ctx.pool, actorOf(req as unknown as Request), query)).asBody(),
     }),
     get: async ({ req, params }) => ({ status: 200, body: await getEvent(req.em, actorOf(req), params.id) }),
     update: async ({ req, params, body }) => ({

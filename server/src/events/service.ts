@@ -10,7 +10,9 @@ import { insertPhase } from '../phases/service';
 import { decodeCursor, encodeCursor } from './cursor';
 import { findEvent, phasesOf } from './locks';
 import { type EventRow, eventColumns, toEvent, withPhases } from './mapping';
+import { eventListQuery } from './list-query';
 import { sql } from '../db/sql';
+import { type JsonText, jsonPage } from '../lib/json-text';
 
 export type CreateEventInput = z.infer<typeof createEventBody>;
 export type UpdateEventInput = z.infer<typeof updateEventBody>;
@@ -70,13 +72,18 @@ const insertEventValues = (actor: Actor, input: CreateEventInput) => [
   actor.accountId ?? null,
 ];
 
+/** Hands out the caller's entity manager only when read (a request forks its own on first use). */
+export interface EntityManagerOnDemand {
+  readonly em: EntityManager;
+}
+
 /**
  * Creates a draft event, with its phases when given; answers the bare event. A bare event from an
  * API key is one statement (atomic on its own), sent as a prepared statement on the plain pool when
- * one is given; phases and the creator's membership share a transaction.
+ * one is given, without an entity manager; phases and the creator's membership share a transaction.
  */
 export async function createEvent(
-  em: EntityManager,
+  orm: EntityManagerOnDemand,
   actor: Actor,
   input: CreateEventInput,
   pool?: Queryable,
@@ -91,9 +98,9 @@ export async function createEvent(
       });
       return toEvent(rows[0]!);
     }
-    return toEvent((await sql<EventRow>(em, insertEventKnex, insertEventValues(actor, input)))[0]!);
+    return toEvent((await sql<EventRow>(orm.em, insertEventKnex, insertEventValues(actor, input)))[0]!);
   }
-  return em.transactional(async (tx) => {
+  return orm.em.transactional(async (tx) => {
     const [event] = await sql<EventRow>(tx, insertEventKnex, insertEventValues(actor, input));
     for (const [position, phase] of (input.phases ?? []).entries())
       await insertPhase(tx, event!.id, position, phase);
@@ -104,41 +111,33 @@ export async function createEvent(
 
 export const maxPageSize = 100;
 
-const listSql = (after: boolean) =>
-  `select ${eventColumns}, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as cursor_at
-     from event
-    where workspace_id = $1 ${after ? 'and (created_at, id) < ($3::timestamptz, $4::uuid)' : ''}
-    order by created_at desc, id desc
-    limit $2`;
-const listFirstPage = listSql(false);
-const listNextPage = listSql(true);
+const listFirstPage = eventListQuery(false);
+const listNextPage = eventListQuery(true);
+
+export type EventPage = { events: Event[]; nextCursor: string | null };
 
 /**
  * Newest first; the cursor is the last row's (createdAt, id), so pages are stable under inserts.
- * Read with one prepared statement on the plain pool, rows mapped by hand (no entity hydration).
+ * One prepared statement on the plain pool; PostgreSQL renders the page's JSON (db/json-rows.ts),
+ * which is answered as text, without objects in between.
  */
 export async function listEvents(
   pool: Queryable,
   actor: Actor,
   input: { cursor?: string; limit?: number },
-): Promise<{ events: Event[]; nextCursor: string | null }> {
+): Promise<JsonText<EventPage>> {
   const limit = input.limit ?? maxPageSize;
   const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  const { rows } = await pool.query<EventRow & { cursor_at: string }>(
+  const query = after ? listNextPage : listFirstPage;
+  const { rows } = await pool.query(
     after
-      ? {
-          name: 'events_list_next',
-          text: listNextPage,
-          values: [actor.workspaceId, limit + 1, after.at, after.id],
-        }
-      : { name: 'events_list_first', text: listFirstPage, values: [actor.workspaceId, limit + 1] },
+      ? { name: 'events_list_next', text: query.text, values: [actor.workspaceId, limit, after.at, after.id] }
+      : { name: 'events_list_first', text: query.text, values: [actor.workspaceId, limit] },
   );
-  const page = rows.slice(0, limit);
-  const last = page[page.length - 1];
-  return {
-    events: page.map(toEvent),
-    nextCursor: rows.length > limit && last ? encodeCursor(last.cursor_at, last.id) : null,
-  };
+  const page = query.read(rows[0]!);
+  return jsonPage<EventPage>('events', page.items, {
+    nextCursor: page.next ? encodeCursor(page.next.at!, page.next.id!) : null,
+  });
 }
 
 export async function getEvent(em: EntityManager, actor: Actor, eventId: string): Promise<EventWithPhases> {

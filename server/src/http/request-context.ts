@@ -11,6 +11,8 @@ export function requestContext(logger: Logger): RequestHandler {
     req.id = incoming && validId.test(incoming) ? incoming : randomUUID();
     res.setHeader('x-request-id', req.id);
     req.log = logger.child({ requestId: req.id });
+    // The request line is logged at info; below that level there is nothing to time or write.
+    if (!req.log.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

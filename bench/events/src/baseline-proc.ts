@@ -36,19 +36,33 @@ const toEvent = (r: any) => ({
   endedAt: iso(r.ended_at),
 });
 
+/**
+ * The server resolves a known API key from its in-process credential cache (no SQL once warm; see
+ * server/src/http/credential-cache.ts), so the baseline does the same with a plain Map: the first
+ * request per key reads it, later ones issue no authentication SQL, like the server.
+ */
+const keys = new Map<string, { id: string; workspaceId: string; lastUsedAt: number }>();
+
 async function workspaceOf(req: express.Request): Promise<string | null> {
   const key = req.header('x-api-key');
   if (!key) return null;
-  const { rows } = await pool.query({
-    name: 'base_key',
-    text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
-    values: [hash(key)],
-  });
-  if (!rows[0]) return null;
-  if (!rows[0].last_used_at || Date.now() - rows[0].last_used_at.getTime() > 60_000) {
-    await pool.query('update api_key set last_used_at = now() where id = $1', [rows[0].id]);
+  const keyHash = hash(key);
+  let found = keys.get(keyHash);
+  if (!found) {
+    const { rows } = await pool.query({
+      name: 'base_key',
+      text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
+      values: [keyHash],
+    });
+    if (!rows[0]) return null;
+    found = { id: rows[0].id, workspaceId: rows[0].workspace_id, lastUsedAt: rows[0].last_used_at?.getTime() ?? 0 };
+    keys.set(keyHash, found);
   }
-  return rows[0].workspace_id;
+  if (Date.now() - found.lastUsedAt > 60_000) {
+    found.lastUsedAt = Date.now();
+    await pool.query('update api_key set last_used_at = now() where id = $1', [found.id]);
+  }
+  return found.workspaceId;
 }
 
 const firstPage = eventListQuery(false);

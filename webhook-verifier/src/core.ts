@@ -132,8 +132,7 @@ export function signatureMismatch(secrets: readonly string[]): Failure {
 export function checkTimestamp(t: number, options: VerifyOptions | undefined): void {
   const tolerance = options?.toleranceSeconds ?? 300;
   if (!(tolerance >= 0)) throw new TypeError('toleranceSeconds must be >= 0');
-  const now = Math.floor((options?.now ?? Date.now)() / 1000);
-  const skew = now - t;
+  const skew = Math.floor((options?.now ? options.now() : Date.now()) / 1000) - t;
   if (Math.abs(skew) > tolerance) {
     throw new Failure(
       'timestamp_out_of_tolerance',

@@ -3,7 +3,15 @@
  * Web Crypto for small bodies, with synchronous variants.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { checkTimestamp, malformed, readDelivery, readSignInput, signatureMismatch, toEvent } from './core';
+import {
+  checkTimestamp,
+  type Delivery,
+  malformed,
+  readDelivery,
+  readSignInput,
+  signatureMismatch,
+  toEvent,
+} from './core';
 import type {
   RequestLike,
   SignInput,
@@ -41,14 +49,15 @@ function hmac(secret: string, t: number, body: string | Uint8Array): Buffer {
   return createHmac('sha256', hmacKey(secret)).update(`${t}.`).update(body).digest();
 }
 
-/** Checks the signatures and the timestamp; returns what the headers carry. */
+/** Reads the delivery, then checks its signatures and timestamp; returns it. */
 function checkDelivery(
   payload: WebhookPayload,
   headers: WebhookHeaders,
   secret: WebhookSecret,
   options: VerifyOptions | undefined,
-): { t: number; id: string; body: string | Uint8Array } {
-  const { t, v1, id, secrets, body } = readDelivery(payload, headers, secret);
+): Delivery {
+  const delivery = readDelivery(payload, headers, secret);
+  const { t, v1, secrets, body } = delivery;
   let matched = false;
   if (secrets.length === 1 && v1.length === 1) {
     // The common case (one secret, one signature) without the loops' allocations.
@@ -62,7 +71,58 @@ function checkDelivery(
   }
   if (!matched) throw signatureMismatch(secrets);
   checkTimestamp(t, options);
-  return { t, id, body };
+  return delivery;
+}
+
+const idOpening = '{"id":"';
+/** The expected digest of the usual path, decoded in place: nothing runs between the write and the comparison. */
+const expectedDigest = Buffer.alloc(32);
+
+/**
+ * The usual delivery checked in one pass, with no intermediate objects: one string secret, a plain
+ * header object, `t=<digits>,v1=<64 hex>`, a string or byte body. Returns undefined for anything
+ * else and on any failed check: the general path (`checkDelivery`) then decides and names the error.
+ */
+function checkUsualDelivery(
+  payload: WebhookPayload,
+  headers: WebhookHeaders,
+  secret: WebhookSecret,
+  options: VerifyOptions | undefined,
+): Pick<Delivery, 't' | 'id' | 'body'> | undefined {
+  if (typeof secret !== 'string' || !secret || !headers) return undefined;
+  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) return undefined;
+  const record = headers as Record<string, unknown>;
+  const signature = record['x-gc-signature'];
+  const id = record['x-gc-event-id'];
+  if (typeof signature !== 'string' || typeof id !== 'string' || !id) return undefined;
+  const comma = signature.indexOf(',');
+  if (comma < 3 || comma > 14 || signature.length !== comma + 68) return undefined;
+  if (!signature.startsWith('t=') || !signature.startsWith('v1=', comma + 1)) return undefined;
+  let t = 0;
+  for (let i = 2; i < comma; i++) {
+    const digit = signature.charCodeAt(i) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    t = t * 10 + digit;
+  }
+  const tolerance = options?.toleranceSeconds ?? 300;
+  const skew = Math.floor((options?.now ? options.now() : Date.now()) / 1000) - t;
+  if (!(tolerance >= 0) || skew > tolerance || skew < -tolerance) return undefined;
+  if (expectedDigest.write(signature.slice(comma + 4), 'hex') !== 32) return undefined;
+  if (!timingSafeEqual(hmac(secret, t, payload), expectedDigest)) return undefined;
+  return { t, id, body: payload };
+}
+
+/**
+ * Whether the raw body starts with `{"id":"<id>",`, compared in place. An id with a quote or
+ * backslash never does (JSON would escape it), and so takes the parse path.
+ */
+function startsWithId(body: string | Uint8Array, id: string): boolean {
+  if (id.includes('"') || id.includes('\\')) return false;
+  const end = 7 + id.length;
+  return typeof body === 'string'
+    ? body.startsWith(idOpening) && body.startsWith(id, 7) && body.startsWith('",', end)
+    : Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, end + 2)).toString('latin1') ===
+        `${idOpening}${id}",`;
 }
 
 function bodyText(body: string | Uint8Array): string {
@@ -77,7 +137,8 @@ export function verifySync(
   secret: WebhookSecret,
   options?: VerifyOptions,
 ): WebhookEvent {
-  const { id, body } = checkDelivery(payload, headers, secret, options);
+  const { id, body } =
+    checkUsualDelivery(payload, headers, secret, options) ?? checkDelivery(payload, headers, secret, options);
   return toEvent(bodyText(body), id);
 }
 
@@ -93,15 +154,9 @@ export function verifySignatureSync(
   secret: WebhookSecret,
   options?: VerifyOptions,
 ): { id: string; timestamp: number } {
-  const { t, id, body } = checkDelivery(payload, headers, secret, options);
-  // A header id with a quote or backslash can never match this prefix, and so takes the parse path.
-  const prefix = `{"id":"${id}",`;
-  const matches =
-    typeof body === 'string'
-      ? body.startsWith(prefix)
-      : Buffer.from(body.buffer, body.byteOffset, Math.min(body.byteLength, prefix.length)).toString('latin1') ===
-        prefix;
-  if (!matches || id.includes('"') || id.includes('\\')) toEvent(bodyText(body), id);
+  const { t, id, body } =
+    checkUsualDelivery(payload, headers, secret, options) ?? checkDelivery(payload, headers, secret, options);
+  if (!startsWithId(body, id)) toEvent(bodyText(body), id);
   return { id, timestamp: t };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { atReference, failure, nodeEntries, reference, SECRET } from './helpers';
+import { atReference, clockAt, failure, nodeEntries, reference, SECRET, vectors } from './helpers';
 
 const body = reference.body;
 const headers = reference.headers;
@@ -39,4 +39,42 @@ describe.each(Object.entries(nodeEntries))('verifySignatureSync (%s)', (_, gc) =
     const wrong = { ...signed, 'x-gc-event-id': '11111111-1111-4111-8111-111111111111' };
     expect(() => gc.verifySignatureSync(reordered, wrong, SECRET, atReference)).toThrow(/differs/);
   });
+
+  it.each(vectors.valid.map((v) => [v.name, v] as const))('accepts valid vector: %s', (_name, v) => {
+    expect(gc.verifySignatureSync(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) })).toEqual({
+      id: JSON.parse(v.body).id,
+      timestamp: v.timestamp,
+    });
+  });
+
+  it.each(vectors.invalid.map((v) => [v.name, v] as const))('rejects invalid vector: %s', (_name, v) => {
+    expect(() => gc.verifySignatureSync(v.body, v.headers, v.verifierSecrets, { now: clockAt(v.now) })).toThrow(
+      expect.objectContaining({ code: v.expectedCode }),
+    );
+  });
+
+  it('accepts headers given as a Headers instance', () => {
+    expect(gc.verifySignatureSync(body, new Headers(headers), SECRET, atReference).id).toBe(headers['x-gc-event-id']);
+  });
+
+  it.each([
+    ['verifySignatureSync', 'string'],
+    ['verifySignatureSync', 'Buffer'],
+    ['verifySync', 'string'],
+    ['verifySync', 'Buffer'],
+  ] as const)(
+    '%s checks the usual delivery (%s body) in one pass: reads the signature header once',
+    (fn, kind) => {
+      let reads = 0;
+      const counted = new Proxy(headers, {
+        get(target, name) {
+          if (name === 'x-gc-signature') reads++;
+          return Reflect.get(target, name);
+        },
+      });
+      const raw = kind === 'string' ? body : Buffer.from(body);
+      expect(gc[fn](raw, counted, SECRET, atReference).id).toBe(headers['x-gc-event-id']);
+      expect(reads).toBe(1);
+    },
+  );
 });

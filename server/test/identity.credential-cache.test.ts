@@ -156,7 +156,8 @@ describe('a process that cannot acknowledge', () => {
 });
 
 describe('revocation barrier', () => {
-  const options = { heartbeatMs: 100, leaseMs: 600, marginMs: 200 };
+  // Wide enough apart that a loaded CI machine cannot blur "acknowledged at once" and "waited for the lease".
+  const options = { heartbeatMs: 100, leaseMs: 1500, marginMs: 500 };
   let silent: pg.Client;
   let changes: CredentialChanges;
   let pool: pg.Pool;

@@ -5,7 +5,7 @@ import type { AppContext } from './app-context';
 import type { Config } from './config';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
-import { CredentialChanges, defaultCredentialChangesOptions } from './db/credential-changes';
+import { CredentialChanges } from './db/credential-changes';
 import { createPool } from './db/pool';
 import { createMailer } from './email/create-mailer';
 import { type AppOptions, createApp } from './http/app';
@@ -35,7 +35,7 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
   await migrate(orm, databaseUrl);
   const rateLimits = createRateLimitStore(orm, config.redisUrl);
   const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'));
-  const credentialCache = new CredentialCache({ leaseMs: defaultCredentialChangesOptions.leaseMs, maxAgeMs: 60_000, maxEntries: 10_000 });
+  const credentialCache = new CredentialCache({ leaseMs: 3000, maxAgeMs: 60_000, maxEntries: 10_000 });
   const credentialChanges = new CredentialChanges(databaseUrl, credentialCache, pool, logger);
   await credentialChanges.start();
   const ctx: AppContext = {

@@ -208,50 +208,62 @@ describe('revocation barrier', () => {
 describe('CredentialCache', () => {
   const clock = { now: 0 };
   const cache = () => new CredentialCache({ leaseMs: 1000, maxAgeMs: 5000, maxEntries: 2, now: () => clock.now });
+  /** Looks `key` up, loading `value` on a miss. */
+  const load = (c: CredentialCache, key: string, value: unknown) => c.lookup(key, async () => value);
 
-  it('serves nothing before its listener has renewed the lease', () => {
+  it('serves nothing before its listener has renewed the lease', async () => {
     const c = cache();
-    c.set('k', 1, c.begin());
+    await load(c, 'k', 1);
     expect(c.get('k')).toBeUndefined();
   });
 
-  it('serves entries while the lease holds and none once it has run out', () => {
+  it('serves entries while the lease holds and none once it has run out', async () => {
     const c = cache();
     c.renewLease(clock.now);
-    c.set('k', 1, c.begin());
+    await load(c, 'k', 1);
     expect(c.get('k')).toBe(1);
     clock.now += 1000;
     expect(c.get('k')).toBeUndefined();
   });
 
-  it('does not store a lookup that began before a flush', () => {
+  it('does not store a lookup that began before a flush', async () => {
     const c = cache();
     c.renewLease(clock.now);
-    const ticket = c.begin();
-    c.flush();
-    c.set('k', 1, ticket);
+    await c.lookup('k', async () => {
+      c.flush();
+      return 1;
+    });
     expect(c.get('k')).toBeUndefined();
   });
 
-  it('looks entries up again once they are older than maxAgeMs', () => {
+  it('answers a cached entry without loading, and loads again when the entry is not usable', async () => {
+    const c = cache();
+    c.renewLease(clock.now);
+    await load(c, 'k', 1);
+    expect(await c.lookup('k', async () => 2)).toBe(1);
+    expect(await c.lookup('k', async () => 2, (cached) => cached !== 1)).toBe(2);
+    expect(c.get('k')).toBe(2);
+  });
+
+  it('looks entries up again once they are older than maxAgeMs', async () => {
     const c = cache();
     c.renewLease(clock.now + 10_000);
-    c.set('k', 1, c.begin());
+    await load(c, 'k', 1);
     clock.now += 5001;
     expect(c.get('k')).toBeUndefined();
   });
 
-  it('evicts the oldest entry when full', () => {
+  it('evicts the oldest entry when full', async () => {
     const c = cache();
     c.renewLease(clock.now);
-    for (const k of ['a', 'b', 'c']) c.set(k, k, c.begin());
+    for (const k of ['a', 'b', 'c']) await load(c, k, k);
     expect([c.get('a'), c.get('b'), c.get('c')]).toEqual([undefined, 'b', 'c']);
   });
 
-  it('forgets everything when the lease is dropped', () => {
+  it('forgets everything when the lease is dropped', async () => {
     const c = cache();
     c.renewLease(clock.now);
-    c.set('k', 1, c.begin());
+    await load(c, 'k', 1);
     c.dropLease();
     c.renewLease(clock.now);
     expect(c.get('k')).toBeUndefined();

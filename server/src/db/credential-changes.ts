@@ -12,14 +12,13 @@ const barrierPrefix = 'barrier:';
 export const listenerApplicationName = 'gathercast-credential-listener';
 
 export interface CredentialChangesOptions {
+  /** How often the listener proves itself, renewing the cache's lease (which must be longer). */
   heartbeatMs: number;
-  /** Must equal the cache's lease: a barrier waits at most this (plus margin) for a silent process. */
-  leaseMs: number;
   /** Allowance for scheduling delays between a heartbeat and the database's notification delivery. */
   marginMs: number;
 }
 
-export const defaultCredentialChangesOptions: CredentialChangesOptions = { heartbeatMs: 1000, leaseMs: 3000, marginMs: 1000 };
+export const defaultCredentialChangesOptions: CredentialChangesOptions = { heartbeatMs: 1000, marginMs: 1000 };
 
 /**
  * Keeps this process's credential cache honest: one dedicated connection LISTENs for credential
@@ -79,8 +78,8 @@ export class CredentialChanges {
         resolve();
       };
       this.#pending.set(id, { waiting, finish });
-      // Whoever has not acknowledged by then has lost its lease and serves nothing cached.
-      const deadline = setTimeout(finish, this.options.leaseMs + this.options.marginMs);
+      // Whoever has not acknowledged by then has lost its lease (every process has the same) and serves nothing cached.
+      const deadline = setTimeout(finish, this.cache.leaseMs + this.options.marginMs);
       // A process that exits never acknowledges: stop waiting for listeners that are gone.
       const poll = setInterval(() => {
         this.#otherListeners()

@@ -24,9 +24,6 @@ interface Entry {
   storedAt: number;
 }
 
-/** Returned by `begin()`: proof of which cache generation a database lookup started in. */
-export type LookupTicket = number;
-
 export class CredentialCache {
   readonly #entries = new Map<string, Entry>();
   readonly #options: Required<CredentialCacheOptions>;
@@ -42,8 +39,9 @@ export class CredentialCache {
     return this.#options.now() < this.#leaseUntil;
   }
 
-  get size(): number {
-    return this.#entries.size;
+  /** How long one successful listener heartbeat lets the cache serve entries. */
+  get leaseMs(): number {
+    return this.#options.leaseMs;
   }
 
   get<T>(key: string): T | undefined {
@@ -56,24 +54,31 @@ export class CredentialCache {
     return entry.value as T;
   }
 
-  /** Call before the database lookup whose answer `set` will store. */
-  begin(): LookupTicket {
-    return this.#generation;
+  /**
+   * The cached value for `key` when there is one and it is `usable`; else `load()`'s answer, which is
+   * stored unless the cache was flushed (or its lease lost) while loading: that answer may predate
+   * the change the flush announced. Undefined answers (unknown credentials) are never stored.
+   */
+  async lookup<T>(
+    key: string,
+    load: () => Promise<T | undefined>,
+    usable: (value: T) => boolean = () => true,
+  ): Promise<T | undefined> {
+    const cached = this.get<T>(key);
+    if (cached !== undefined && usable(cached)) return cached;
+    const generation = this.#generation;
+    const value = await load();
+    if (value !== undefined && generation === this.#generation && this.leased) this.#store(key, value);
+    return value;
   }
 
-  /** Stores a lookup's answer unless the cache was flushed (or the lease lost) since `begin()`. */
-  set(key: string, value: unknown, ticket: LookupTicket): void {
-    if (ticket !== this.#generation || !this.leased) return;
+  #store(key: string, value: unknown): void {
     if (this.#entries.size >= this.#options.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
     this.#entries.set(key, { value, storedAt: this.#options.now() });
-  }
-
-  delete(key: string): void {
-    this.#entries.delete(key);
   }
 
   /** Forgets everything, including lookups still in flight. */

@@ -52,20 +52,17 @@ interface ApiKeyEntry {
 }
 
 export async function findApiKey(db: Queryable, cache: CredentialCache, secret: string): Promise<ApiKeyCaller | null> {
-  const cacheKey = `k:${hashSecret(secret)}`;
-  let entry = cache.get<ApiKeyEntry>(cacheKey);
-  if (!entry) {
-    const ticket = cache.begin();
+  const secretHash = hashSecret(secret);
+  const entry = await cache.lookup<ApiKeyEntry>(`k:${secretHash}`, async () => {
     const { rows } = await db.query<{ id: string; workspace_id: string; last_used_at: Date | null }>({
       name: 'auth_find_api_key',
       text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
-      values: [cacheKey.slice(2)],
+      values: [secretHash],
     });
     const row = rows[0];
-    if (!row) return null;
-    entry = { id: row.id, workspaceId: row.workspace_id, lastUsedAt: row.last_used_at ? new Date(row.last_used_at).getTime() : 0 };
-    cache.set(cacheKey, entry, ticket);
-  }
+    return row && { id: row.id, workspaceId: row.workspace_id, lastUsedAt: row.last_used_at ? new Date(row.last_used_at).getTime() : 0 };
+  });
+  if (!entry) return null;
   if (Date.now() - entry.lastUsedAt > lastUsedWriteIntervalMs) {
     entry.lastUsedAt = Date.now();
     await db.query({ name: 'auth_touch_api_key', text: 'update api_key set last_used_at = now() where id = $1', values: [entry.id] });
@@ -101,28 +98,24 @@ export async function findSession(
   const kind = sessionKindOf(token);
   if (!kind) return null;
   const tokenHash = hashSecret(token);
-  const cacheKey = `s:${tokenHash}:${workspaceId ?? ''}`;
-  let row = cache.get<SessionRow>(cacheKey);
-  // A cached expiry may be older than a renewal another process wrote: look again rather than refuse.
-  if (row && new Date(row.expires_at).getTime() <= Date.now()) {
-    cache.delete(cacheKey);
-    row = undefined;
-  }
-  if (!row) {
-    const ticket = cache.begin();
-    const { rows } = await db.query<SessionRow>({
-      name: 'auth_find_session',
-      text: `select s.id, s.kind, s.account_id, s.workspace_id, s.event_id, s.subject_id, s.data, s.expires_at,
-                    s.last_used_at, m.role as member_role
-               from session s
-               left join workspace_member m on m.account_id = s.account_id and m.workspace_id = $2::uuid
-              where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
-      values: [tokenHash, workspaceId],
-    });
-    row = rows[0];
-    if (!row) return null;
-    cache.set(cacheKey, row, ticket);
-  }
+  const row = await cache.lookup<SessionRow>(
+    `s:${tokenHash}:${workspaceId ?? ''}`,
+    async () => {
+      const { rows } = await db.query<SessionRow>({
+        name: 'auth_find_session',
+        text: `select s.id, s.kind, s.account_id, s.workspace_id, s.event_id, s.subject_id, s.data, s.expires_at,
+                      s.last_used_at, m.role as member_role
+                 from session s
+                 left join workspace_member m on m.account_id = s.account_id and m.workspace_id = $2::uuid
+                where s.token_hash = $1 and s.revoked_at is null and s.expires_at > now()`,
+        values: [tokenHash, workspaceId],
+      });
+      return rows[0];
+    },
+    // A cached expiry may be older than a renewal another process wrote: look again rather than refuse.
+    (cached) => new Date(cached.expires_at).getTime() > Date.now(),
+  );
+  if (!row) return null;
   if (row.kind !== kind) return null;
   let expiresAt = new Date(row.expires_at);
   let renewed = false;

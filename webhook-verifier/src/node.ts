@@ -81,7 +81,8 @@ const expectedDigest = Buffer.alloc(32);
 /**
  * The usual delivery checked in one pass, with no intermediate objects: one string secret, a plain
  * header object, `t=<digits>,v1=<64 hex>`, a string or byte body. Returns undefined for anything
- * else and on any failed check: the general path (`checkDelivery`) then decides and names the error.
+ * else and when no signature matches: the general path (`checkDelivery`) then decides and names the
+ * error. A matching signature with a stale timestamp throws here, exactly as the general path would.
  */
 function checkUsualDelivery(
   payload: WebhookPayload,
@@ -104,11 +105,10 @@ function checkUsualDelivery(
     if (digit < 0 || digit > 9) return undefined;
     t = t * 10 + digit;
   }
-  const tolerance = options?.toleranceSeconds ?? 300;
-  const skew = Math.floor((options?.now ? options.now() : Date.now()) / 1000) - t;
-  if (!(tolerance >= 0) || skew > tolerance || skew < -tolerance) return undefined;
   if (expectedDigest.write(signature.slice(comma + 4), 'hex') !== 32) return undefined;
   if (!timingSafeEqual(hmac(secret, t, payload), expectedDigest)) return undefined;
+  // The signature matched: the timestamp decides now, as on the general path (same check, same error).
+  checkTimestamp(t, options);
   return { t, id, body: payload };
 }
 

@@ -1,40 +1,14 @@
-// The baseline: a bare Express handler issuing the same SQL as the server (the same prepared statements)
-// with pg directly: no validation, no logging, no ORM.
-import { createHash, randomUUID } from 'node:crypto';
+// The baseline: a bare Express handler issuing the same SQL as the server (the same prepared statements,
+// the server's row mapping) with pg directly: no validation, no logging, no ORM.
+import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
 import { eventListQuery } from '../../../server/src/events/list-query';
+import { type EventRow, eventColumns, toEvent } from '../../../server/src/events/mapping';
+import { hashSecret } from '../../../server/src/lib/secrets';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const hash = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
-
-const columns = `id, workspace_id, type, title, status, scheduled_at, scheduled_end_at, visibility,
-  allow_anonymous_voting, allow_anonymous_questions, capacity, registered_count, metadata, active_phase_id,
-  created_at, updated_at, published_at, started_at, ended_at`;
-
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
-// biome-ignore lint/suspicious/noExplicitAny: a row from pg
-const toEvent = (r: any) => ({
-  id: r.id,
-  workspaceId: r.workspace_id,
-  type: r.type,
-  title: r.title,
-  status: r.status,
-  scheduledAt: iso(r.scheduled_at),
-  scheduledEndAt: iso(r.scheduled_end_at),
-  visibility: r.visibility,
-  allowAnonymousVoting: r.allow_anonymous_voting,
-  allowAnonymousQuestions: r.allow_anonymous_questions,
-  capacity: r.capacity,
-  metadata: r.metadata,
-  activePhaseId: r.active_phase_id,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-  publishedAt: iso(r.published_at),
-  startedAt: iso(r.started_at),
-  endedAt: iso(r.ended_at),
-});
 
 /**
  * The server resolves a known API key from its in-process credential cache (no SQL once warm; see
@@ -46,7 +20,7 @@ const keys = new Map<string, { id: string; workspaceId: string; lastUsedAt: numb
 async function workspaceOf(req: express.Request): Promise<string | null> {
   const key = req.header('x-api-key');
   if (!key) return null;
-  const keyHash = hash(key);
+  const keyHash = hashSecret(key);
   let found = keys.get(keyHash);
   if (!found) {
     const { rows } = await pool.query({
@@ -87,11 +61,11 @@ app.post('/v1/events', async (req, res, next) => {
     const ws = await workspaceOf(req);
     if (!ws) return void res.status(401).json({ code: 'unauthorized' });
     // The same single statement the server issues for a bare event from an API key.
-    const { rows } = await pool.query({
+    const { rows } = await pool.query<EventRow>({
       name: 'base_insert',
       text: `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
                allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning ${columns}`,
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning ${eventColumns}`,
       values: [
         randomUUID(),
         ws,
@@ -107,7 +81,7 @@ app.post('/v1/events', async (req, res, next) => {
         null,
       ],
     });
-    res.status(201).json(toEvent(rows[0]));
+    res.status(201).json(toEvent(rows[0]!));
   } catch (err) {
     next(err);
   }

@@ -74,15 +74,18 @@ describe('problem+json for every error class', () => {
   });
 });
 
-describe('routes a later issue implements', () => {
-  it('answer 501 not_implemented as problem+json', async () => {
-    const res = await fetch(`${t.url}/v1/help/chat`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ messages: [{ role: 'user', text: 'How do I go live?' }] }),
+describe('a contract route without a handler', () => {
+  it('answers 501 not_implemented (the router completes every route)', async () => {
+    const { completeRouter } = await import('../src/http/routes');
+    const { initContract } = await import('@ts-rest/core');
+    const c = initContract();
+    const router = c.router({
+      built: { method: 'GET', path: '/built', responses: { 200: c.type<null>() } },
+      unbuilt: { method: 'GET', path: '/unbuilt', responses: { 200: c.type<null>() } },
     });
-    expect(res.status).toBe(501);
-    expect(res.headers.get('content-type')).toContain('application/problem+json');
-    expect((await res.json()).code).toBe('not_implemented');
+    const built = async () => ({ status: 200, body: null });
+    const completed = completeRouter(router, { built }) as Record<string, () => Promise<unknown>>;
+    expect(completed.built).toBe(built);
+    await expect(completed.unbuilt!()).rejects.toMatchObject({ code: 'not_implemented', status: 501 });
   });
 });

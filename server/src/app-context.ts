@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from './config';
 import type { CredentialChanges } from './db/credential-changes';
 import type { Mailer } from './email/mailer';
+import type { GatewayTokens } from './gateway/gateway-tokens';
 import type { CredentialCache } from './http/credential-cache';
 import type { RateLimitStore } from './http/rate-limit';
 import type { DomainEventBus } from './lib/domain-events';
@@ -24,4 +25,6 @@ export interface AppContext {
   credentialCache: CredentialCache;
   /** Await `credentialChanges.propagated()` after committing a revocation, before answering. */
   credentialChanges: CredentialChanges;
+  /** Signs and verifies live-gateway tokens with the keys shared through the database. */
+  gatewayTokens: GatewayTokens;
 }

@@ -3,11 +3,12 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { AppContext } from './app-context';
 import type { Config } from './config';
+import { CredentialChanges } from './db/credential-changes';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { migrate, openOrm } from './db/orm';
-import { CredentialChanges } from './db/credential-changes';
 import { createPool } from './db/pool';
 import { createMailer } from './email/create-mailer';
+import { GatewayTokens } from './gateway/gateway-tokens';
 import { type AppOptions, createApp } from './http/app';
 import { CredentialCache } from './http/credential-cache';
 import { createRateLimitStore } from './http/rate-limit';
@@ -24,7 +25,11 @@ export interface RunningServer {
 
 const drainTimeoutMs = 10_000;
 
-export async function startServer(config: Config, logger: Logger, appOptions: AppOptions = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  logger: Logger,
+  appOptions: AppOptions = {},
+): Promise<RunningServer> {
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
   if (!databaseUrl) {
@@ -48,6 +53,7 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
     rateLimits,
     credentialCache,
     credentialChanges,
+    gatewayTokens: await GatewayTokens.load(pool),
   };
   const webhooks = await startWebhooks(ctx, databaseUrl);
   const app = createApp(ctx, appOptions);
@@ -59,7 +65,10 @@ export async function startServer(config: Config, logger: Logger, appOptions: Ap
   server.keepAliveTimeout = 65_000;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
-  logger.info({ port, publicBaseUrl: config.publicBaseUrl, embeddedDatabase: !!embedded }, 'Gathercast API listening');
+  logger.info(
+    { port, publicBaseUrl: config.publicBaseUrl, embeddedDatabase: !!embedded },
+    'Gathercast API listening',
+  );
 
   let closing: Promise<void> | undefined;
   const close = () =>

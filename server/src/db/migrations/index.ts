@@ -6,6 +6,7 @@ import { Migration20261122030000Webhooks } from './Migration20261122030000Webhoo
 import { Migration20261122040000CredentialChanges } from './Migration20261122040000CredentialChanges';
 import { Migration20261122050000EventReferences } from './Migration20261122050000EventReferences';
 import { Migration20261122060000DeliveryRetryRequests } from './Migration20261122060000DeliveryRetryRequests';
+import { Migration20261122070000SigningKeys } from './Migration20261122070000SigningKeys';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
@@ -15,5 +16,9 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122030000Webhooks', class: Migration20261122030000Webhooks },
   { name: 'Migration20261122040000CredentialChanges', class: Migration20261122040000CredentialChanges },
   { name: 'Migration20261122050000EventReferences', class: Migration20261122050000EventReferences },
-  { name: 'Migration20261122060000DeliveryRetryRequests', class: Migration20261122060000DeliveryRetryRequests },
+  {
+    name: 'Migration20261122060000DeliveryRetryRequests',
+    class: Migration20261122060000DeliveryRetryRequests,
+  },
+  { name: 'Migration20261122070000SigningKeys', class: Migration20261122070000SigningKeys },
 ];

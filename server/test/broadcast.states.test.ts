@@ -304,6 +304,14 @@ describe('who may call', () => {
     expect(await rejection(pause(event.id, anon))).toMatchObject({ status: 401, code: 'unauthorized' });
   });
 
+  it('refuses a workspace session token (gcw_, a participant identity, not an account) with 403 forbidden', async () => {
+    const event = await liveBroadcastEvent();
+    const owner = t.client({ sessionToken: ws.sessionToken });
+    const { sessionToken } = await owner.workspaces.createSession({ params: { id: ws.workspaceId } });
+    const err = await rejection(start(event.id, t.client({ sessionToken })));
+    expect(err).toMatchObject({ status: 403, code: 'forbidden' });
+  });
+
   it('refuses a session without a workspace account (an entry session) with 403 forbidden', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }], { visibility: 'public' });
     await anon.public.register({

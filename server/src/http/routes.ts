@@ -4,6 +4,7 @@ import { isAppRoute } from '@ts-rest/core';
 import { idpRoutes } from '../accounts/idp-routes';
 import { accountsRoutes } from '../accounts/routes';
 import type { AppContext } from '../app-context';
+import { broadcastRoutes } from '../broadcasts/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
 import { invitesRoutes } from '../invites/routes';
@@ -34,6 +35,7 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     apiKeys: apiKeysRoutes(ctx),
     invites: invitesRoutes(ctx),
     webhooks: webhooksRoutes(ctx),
+    broadcast: broadcastRoutes(ctx),
   };
 }
 

@@ -11,7 +11,7 @@ const s = initServer();
 export const publicRoutes = (ctx: AppContext) => ({
   getEvent: s.route(contract.public.getEvent, async ({ req, params }) => ({
     status: 200,
-    body: await publicEventView(req.em, req.auth, params.id),
+    body: await publicEventView(req.em, req.auth, params.id, ctx.config.hlsBaseUrl),
   })),
   register: s.route(contract.public.register, async ({ req, params, body }) => ({
     status: 200,

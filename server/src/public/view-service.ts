@@ -1,6 +1,7 @@
 import type { publicEventSchema } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
+import { activeBroadcastOf } from '../broadcasts/active-broadcast';
 import { phasesOf } from '../events/locks';
 import { iso, sql } from '../db/sql';
 import type { RequestAuth } from '../http/auth';
@@ -11,17 +12,18 @@ export type PublicEvent = z.infer<typeof publicEventSchema>;
 
 /**
  * The public event view: agenda (without configs), the on-stage cast (names of hosts and speakers,
- * nothing else) and the active broadcast (none until broadcasts exist).
+ * nothing else) and the running (live or paused) broadcast of the active broadcast phase, if any.
  */
 export async function publicEventView(
   em: EntityManager,
   auth: RequestAuth,
   eventId: string,
+  hlsBaseUrl: string,
 ): Promise<PublicEvent> {
   const found = await findPublicEvent(em, auth, eventId);
   if (!found) throw notFound('Event');
   const { event } = found;
-  const [phases, cast] = await Promise.all([
+  const [phases, cast, activeBroadcast] = await Promise.all([
     phasesOf(em, eventId),
     sql<{ name: string; role: 'host' | 'speaker' }>(
       em,
@@ -30,6 +32,7 @@ export async function publicEventView(
         order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id`,
       [eventId],
     ),
+    activeBroadcastOf(em, hlsBaseUrl, eventId),
   ]);
   const description = event.metadata?.description;
   return {
@@ -53,6 +56,6 @@ export async function publicEventView(
       endsAt: iso(p.ends_at),
     })),
     cast: cast.map((c) => ({ name: c.name, role: c.role })),
-    activeBroadcast: null,
+    activeBroadcast,
   };
 }

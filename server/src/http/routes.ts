@@ -6,6 +6,7 @@ import { accountsRoutes } from '../accounts/routes';
 import type { AppContext } from '../app-context';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
+import { helpRoutes } from '../help/routes';
 import { invitesRoutes } from '../invites/routes';
 import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
 import { phasesRoutes } from '../phases/routes';
@@ -26,7 +27,7 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     users: usersRoutes(),
     memberships: membershipsRoutes(),
     questions: questionsRoutes(),
-    public: publicRoutes(ctx),
+    public: { ...publicRoutes(ctx), ...helpRoutes(ctx) },
     accounts: accountsRoutes(ctx),
     idp: idpRoutes(ctx),
     workspaces: workspacesRoutes(ctx),

@@ -23,7 +23,9 @@ export function groundingPrompt(entries: FaqEntry[], context: SearchContext, doc
       : context.audience === 'host'
         ? 'The person asking runs events (a host or workspace member).'
         : undefined,
-    context.surface ? `They are asking from the ${context.surface === 'room' ? 'event room' : 'dashboard'}.` : undefined,
+    context.surface
+      ? `They are asking from the ${context.surface === 'room' ? 'event room' : 'dashboard'}.`
+      : undefined,
     context.eventType ? `The event's type label is "${context.eventType}".` : undefined,
     context.stage ? `The event is at stage "${context.stage}" (prelive, open, live or ended).` : undefined,
   ].filter(Boolean);
@@ -72,7 +74,8 @@ export async function completeChat(
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (err) {
-    const reason = (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message;
+    const reason =
+      (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message;
     throw new LlmError(`LLM request failed: ${reason}`);
   }
   if (!res.ok) {
@@ -85,7 +88,8 @@ export async function completeChat(
   } catch {
     throw new LlmError('LLM answered something that is not JSON');
   }
-  const content = (body as { choices?: { message?: { content?: unknown } }[] })?.choices?.[0]?.message?.content;
+  const content = (body as { choices?: { message?: { content?: unknown } }[] })?.choices?.[0]?.message
+    ?.content;
   if (typeof content !== 'string' || content.trim() === '') throw new LlmError('LLM answered no text');
   return content.trim();
 }

@@ -9,10 +9,13 @@ export const maxReplyLength = 2200;
 /** Extractive answers stay short enough to read in a chat bubble. */
 const extractiveLength = 1200;
 
-/** The hits good enough to answer from: the best one must cover enough of the question. */
+/**
+ * Whether the best hit is good enough to answer with verbatim: it must match enough of the question,
+ * and share a word with the entry's own question (a match only in the answer text is incidental).
+ */
 export function answerable(hits: Hit[]): boolean {
   const best = hits[0];
-  return best !== undefined && best.coverage >= minCoverage;
+  return best !== undefined && best.coverage >= minCoverage && best.questionMatch;
 }
 
 /** The best entry's answer, as the FAQ writes it. */

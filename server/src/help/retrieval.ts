@@ -6,6 +6,8 @@ const k1 = 1.2;
 const b = 0.75;
 /** The question heading is the best summary of an entry: its terms count this many times. */
 const questionWeight = 3;
+/** Up to this share is added to the score of an entry whose question terms the asker's words all match. */
+const questionBonus = 0.5;
 /** Weights of the context next to the latest user turn (weight 1). */
 const earlierTurnWeight = 0.35;
 const eventTypeWeight = 0.2;
@@ -13,7 +15,7 @@ const eventTypeWeight = 0.2;
  * Share of the latest turn's information (idf mass) an entry must match to be an answer.
  * Below it the question is about something the FAQ does not cover.
  */
-export const minCoverage = 0.34;
+export const minCoverage = 0.5;
 
 export interface SearchContext {
   audience?: Audience;
@@ -29,11 +31,14 @@ export interface Hit {
   score: number;
   /** Share (0..1) of the latest turn's idf mass that the entry matches. */
   coverage: number;
+  /** A word of the latest turn appears in the entry's question, not only somewhere in its answer. */
+  questionMatch: boolean;
 }
 
 interface IndexedEntry {
   entry: FaqEntry;
   tf: Map<string, number>;
+  questionTerms: Set<string>;
   length: number;
 }
 
@@ -52,11 +57,12 @@ export class FaqIndex {
 
   constructor(readonly entries: FaqEntry[]) {
     this.docs = entries.map((entry) => {
-      const tokens = [...Array(questionWeight).fill(terms(entry.question)).flat(), ...terms(entry.answer)];
+      const questionTerms = terms(entry.question);
+      const tokens = [...Array(questionWeight).fill(questionTerms).flat(), ...terms(entry.answer)];
       const tf = new Map<string, number>();
       for (const t of tokens) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const t of tf.keys()) this.df.set(t, (this.df.get(t) ?? 0) + 1);
-      return { entry, tf, length: tokens.length };
+      return { entry, tf, questionTerms: new Set(questionTerms), length: tokens.length };
     });
     this.avgLength = this.docs.reduce((sum, d) => sum + d.length, 0) / Math.max(1, this.docs.length);
   }
@@ -70,14 +76,29 @@ export class FaqIndex {
     for (const doc of this.docs) {
       let score = 0;
       let matchedMass = 0;
+      let questionMatch = false;
+      const questionHits = new Set<string>();
       for (const group of groups) {
         const best = Math.max(...group.terms.map((t) => this.termScore(doc, t)));
         if (best <= 0) continue;
         score += group.weight * best;
-        if (group.main) matchedMass += this.groupIdf(group);
+        if (!group.main) continue;
+        matchedMass += this.groupIdf(group);
+        for (const t of group.terms) if (doc.questionTerms.has(t)) questionHits.add(t);
+        questionMatch ||= group.terms.some((t) => doc.questionTerms.has(t));
       }
       if (matchedMass === 0) continue;
-      hits.push({ entry: doc.entry, score: score * contextFactor(doc.entry, context), coverage: matchedMass / mainMass });
+      hits.push({
+        entry: doc.entry,
+        // An entry whose question the asker's words cover closely ("what are webhooks?" and "How do
+        // webhooks work?") beats one that merely mentions them more often.
+        score:
+          score *
+          (1 + questionBonus * (questionHits.size / doc.questionTerms.size)) *
+          contextFactor(doc.entry, context),
+        coverage: matchedMass / mainMass,
+        questionMatch,
+      });
     }
     return hits.sort((x, y) => y.score - x.score).slice(0, limit);
   }
@@ -93,7 +114,7 @@ export class FaqIndex {
       }
     };
     const earlier = [...(context.earlierTurns ?? [])].reverse();
-    earlier.forEach((turn, i) => addContext(turn, earlierTurnWeight / (i + 1)));
+    for (const [i, turn] of earlier.entries()) addContext(turn, earlierTurnWeight / (i + 1));
     if (context.eventType) addContext(context.eventType.replace(/[-_]/g, ' '), eventTypeWeight);
     return groups;
   }
@@ -121,7 +142,8 @@ export class FaqIndex {
  */
 function contextFactor(entry: FaqEntry, context: SearchContext): number {
   let factor = 1;
-  if (context.audience && entry.audience.length) factor *= entry.audience.includes(context.audience) ? 1.25 : 0.75;
+  if (context.audience && entry.audience.length)
+    factor *= entry.audience.includes(context.audience) ? 1.25 : 0.75;
   if (context.surface && entry.surface.length) factor *= entry.surface.includes(context.surface) ? 1.1 : 0.9;
   if (context.stage && entry.stage.length) factor *= entry.stage.includes(context.stage) ? 1.1 : 0.95;
   return factor;

@@ -17,7 +17,8 @@ const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'u
 /** POST /v1/help/chat: unauthenticated, rate-limited, answered from docs/faq.md; nothing stored or broadcast. */
 export function helpRoutes(ctx: AppContext) {
   const entries = parseFaq(faqMarkdown());
-  if (entries.length === 0) throw new Error('docs/faq.md has no entries: help chat has nothing to answer from');
+  if (entries.length === 0)
+    throw new Error('docs/faq.md has no entries: help chat has nothing to answer from');
   const deps: HelpChatDeps = {
     index: new FaqIndex(entries),
     llm: ctx.config.llm,

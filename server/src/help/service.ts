@@ -38,10 +38,14 @@ export async function answerHelpChat(deps: HelpChatDeps, input: HelpChatInput): 
     surface: input.surface,
     stage: input.stage,
     eventType: input.eventType,
-    earlierTurns: input.messages.slice(0, latest).filter((m) => m.role === 'user').map((m) => m.text),
+    earlierTurns: input.messages
+      .slice(0, latest)
+      .filter((m) => m.role === 'user')
+      .map((m) => m.text),
   };
   const hits = deps.index.search(question, context, groundingEntries);
-  const fallback = () => (answerable(hits) ? extractiveReply(hits[0]!) : fallbackReply(input.audience, deps.docsUrl));
+  const fallback = () =>
+    answerable(hits) ? extractiveReply(hits[0]!) : fallbackReply(input.audience, deps.docsUrl);
 
   // Nothing in the FAQ shares a word with the question: the model would have nothing to ground on.
   if (!deps.llm || hits.length === 0) return { reply: fallback() };
@@ -55,7 +59,10 @@ export async function answerHelpChat(deps: HelpChatDeps, input: HelpChatInput): 
     const reply = await completeChat(deps.llm, system, input.messages.slice(0, latest + 1));
     return { reply: trimTo(reply, maxReplyLength) };
   } catch (err) {
-    deps.logger.warn({ err: (err as Error).message }, 'help chat: the LLM failed, answering from the FAQ directly');
+    deps.logger.warn(
+      { err: (err as Error).message },
+      'help chat: the LLM failed, answering from the FAQ directly',
+    );
     return { reply: fallback() };
   }
 }

@@ -11,7 +11,9 @@ const stopwords = new Set(
   our ours out over own same she should so some such than that the their theirs them then there these they this
   those through to too under until up very was we were what when where which while who whom why will with would
   you your yours yourself hi hello hey please thanks thank ok okay gathercast want need get got tell know way
-  anyone someone something thing things also still really there's it's i'm i've don't can't doesn't isn't`.split(/\s+/),
+  anyone someone something thing things also still really there's it's i'm i've don't can't doesn't isn't
+  cant dont doesnt isnt wont im ive exist exists existing work works working happen happens possible able use
+  using mean means meaning make`.split(/\s+/),
 );
 
 /** Strips common English suffixes so "recordings", "recorded" and "recording" meet on "record". */
@@ -89,6 +91,18 @@ const synonymsByWord: Record<string, string[]> = {
   permission: ['role'],
   permissions: ['role'],
   moderator: ['host'],
+  colleague: ['people', 'member'],
+  teammate: ['people', 'member'],
+  coworker: ['people', 'member'],
+  private: ['visibility'],
+  public: ['visibility'],
+  unlisted: ['visibility'],
+  password: ['password', 'reset'],
+  forgot: ['reset'],
+  maximum: ['capacity'],
+  max: ['capacity'],
+  full: ['capacity'],
+  seats: ['capacity'],
   organiser: ['host'],
   organizer: ['host'],
   apikey: ['api', 'key'],
@@ -116,7 +130,10 @@ const phrases: [RegExp, string][] = [
 
 /** The raw words of a text, lower-cased, accents folded, phrases joined, stop words dropped. */
 export function words(text: string): string[] {
-  let t = text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+  let t = text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
   for (const [pattern, replacement] of phrases) t = t.replace(pattern, replacement);
   return (t.match(/[a-z0-9]+(?:'[a-z]+)?/g) ?? []).filter((w) => !stopwords.has(w) && w.length > 1);
 }

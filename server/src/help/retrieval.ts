@@ -6,8 +6,8 @@ const k1 = 1.2;
 const b = 0.75;
 /** The question heading is the best summary of an entry: its terms count this many times. */
 const questionWeight = 3;
-/** Up to this share is added to the score of an entry whose question terms the asker's words all match. */
-const questionBonus = 0.5;
+/** Up to this share is added to the score of an entry whose question matches the asker's words closely. */
+const questionBonus = 1;
 /** Weights of the context next to the latest user turn (weight 1). */
 const earlierTurnWeight = 0.35;
 const eventTypeWeight = 0.2;
@@ -76,28 +76,28 @@ export class FaqIndex {
     for (const doc of this.docs) {
       let score = 0;
       let matchedMass = 0;
-      let questionMatch = false;
       const questionHits = new Set<string>();
+      let groupsInQuestion = 0;
       for (const group of groups) {
         const best = Math.max(...group.terms.map((t) => this.termScore(doc, t)));
         if (best <= 0) continue;
         score += group.weight * best;
         if (!group.main) continue;
         matchedMass += this.groupIdf(group);
-        for (const t of group.terms) if (doc.questionTerms.has(t)) questionHits.add(t);
-        questionMatch ||= group.terms.some((t) => doc.questionTerms.has(t));
+        const inQuestion = group.terms.filter((t) => doc.questionTerms.has(t));
+        for (const t of inQuestion) questionHits.add(t);
+        if (inQuestion.length > 0) groupsInQuestion++;
       }
       if (matchedMass === 0) continue;
+      const mainGroups = groups.filter((g) => g.main).length;
+      // How closely the entry's question and the asker's words overlap, both ways: "what are
+      // webhooks?" is closer to "How do webhooks work?" than to an entry that mentions webhooks more.
+      const questionOverlap = (questionHits.size / doc.questionTerms.size) * (groupsInQuestion / mainGroups);
       hits.push({
         entry: doc.entry,
-        // An entry whose question the asker's words cover closely ("what are webhooks?" and "How do
-        // webhooks work?") beats one that merely mentions them more often.
-        score:
-          score *
-          (1 + questionBonus * (questionHits.size / doc.questionTerms.size)) *
-          contextFactor(doc.entry, context),
+        score: score * (1 + questionBonus * questionOverlap) * contextFactor(doc.entry, context),
         coverage: matchedMass / mainMass,
-        questionMatch,
+        questionMatch: groupsInQuestion > 0,
       });
     }
     return hits.sort((x, y) => y.score - x.score).slice(0, limit);

@@ -217,7 +217,8 @@ export const publicContract = c.router(
       path: '/v1/help/chat',
       body: helpChatBody,
       responses: { 200: z.object({ reply: z.string() }) },
-      metadata: publicAccess,
+      // Conversations are not stored, not even as an idempotent answer.
+      metadata: meta({ access: 'public', replayable: false }),
       summary: 'Answer the latest user turn from the product FAQ (rate-limited)',
     },
   },

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { withDb } from './support/fixtures';
 import { askRaw, clientAddress, faq, faqEntry, replyTo } from './support/help';
 import { startTestServer, type TestServer } from './support/server';
 
@@ -189,6 +190,25 @@ describe('rate limit', () => {
 });
 
 describe('privacy', () => {
+  it('keeps no answer for an Idempotency-Key: a repeat is answered afresh and nothing is stored', async () => {
+    const key = `help-${Date.now()}`;
+    const ask = () =>
+      fetch(`${t.url}/v1/help/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ messages: [user('How do I go live?')] }),
+      });
+    for (const res of [await ask(), await ask()]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('idempotent-replayed')).toBeNull();
+      expect(await res.json()).toEqual({ reply: faqEntry('How do I go live?').answer });
+    }
+    const stored = await withDb(t.databaseUrl, (db) =>
+      db.query('select 1 from idempotency_record where key = $1', [key]),
+    );
+    expect(stored.rowCount).toBe(0);
+  });
+
   it('does not write the conversation to the logs', async () => {
     const marker = `zebracorn-${Date.now()}`;
     await replyTo(t.url, `How do I go live with ${marker}?`);

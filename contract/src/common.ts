@@ -29,6 +29,11 @@ export interface RouteMetadata {
    * `context` uses the API key's workspace, or `x-workspace-id` for sessions.
    */
   workspace?: 'path' | 'context';
+  /**
+   * `false`: `Idempotency-Key` is accepted but no answer is kept for replay, because the route must
+   * not store what it is sent (help chat) and repeating it changes nothing.
+   */
+  replayable?: false;
 }
 
 export const meta = (metadata: RouteMetadata) => metadata;

@@ -114,7 +114,11 @@ export const helpChatBody = z
         ]),
       )
       .min(1)
-      .max(8),
+      .max(8)
+      // The reply answers the latest user turn, so a conversation without one has nothing to answer.
+      .refine((messages) => messages.some((m) => m.role === 'user'), {
+        message: 'Must contain at least one user message',
+      }),
     audience: z.enum(['host', 'viewer']).optional(),
     surface: z.enum(['room', 'dashboard']).optional(),
     eventType: z.string().min(1).max(40).optional(),
@@ -213,7 +217,8 @@ export const publicContract = c.router(
       path: '/v1/help/chat',
       body: helpChatBody,
       responses: { 200: z.object({ reply: z.string() }) },
-      metadata: publicAccess,
+      // Conversations are not stored, not even as an idempotent answer.
+      metadata: meta({ access: 'public', replayable: false }),
       summary: 'Answer the latest user turn from the product FAQ (rate-limited)',
     },
   },

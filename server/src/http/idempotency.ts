@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { RouteMetadata } from '@gathercast/contract';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sql } from '../db/sql';
 import { problem } from './problem';
@@ -115,9 +116,15 @@ function captureAnswer(req: Request, res: Response, scope: string, key: string):
   }) as Response['end'];
 }
 
+/** Routes whose contract metadata says `replayable: false` keep nothing (help chat stores no conversation). */
+const replayable = (req: Request) => {
+  const route = (req as Request & { tsRestRoute?: { metadata?: RouteMetadata } }).tsRestRoute;
+  return route?.metadata?.replayable !== false;
+};
+
 async function handle(req: Request, res: Response, next: NextFunction): Promise<void> {
   const key = req.header('idempotency-key');
-  if (req.method !== 'POST' || key === undefined) return next();
+  if (req.method !== 'POST' || key === undefined || !replayable(req)) return next();
   if (key.length < 1 || key.length > idempotencyKeyMaxLength) {
     throw problem('bad_request', `Idempotency-Key must be 1 to ${idempotencyKeyMaxLength} characters`, {
       errors: [

@@ -7,6 +7,7 @@ import type { AppContext } from '../app-context';
 import { broadcastRoutes } from '../broadcasts/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
+import { helpRoutes } from '../help/routes';
 import { invitesRoutes } from '../invites/routes';
 import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
 import { phasesRoutes } from '../phases/routes';
@@ -27,7 +28,7 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     users: usersRoutes(),
     memberships: membershipsRoutes(),
     questions: questionsRoutes(),
-    public: publicRoutes(ctx),
+    public: { ...publicRoutes(ctx), ...helpRoutes(ctx) },
     accounts: accountsRoutes(ctx),
     idp: idpRoutes(ctx),
     workspaces: workspacesRoutes(ctx),

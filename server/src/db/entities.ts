@@ -1,4 +1,5 @@
 import { eventEntities } from '../events/entities';
+import { gatewayEntities } from '../gateway/entities';
 import { identityEntities } from '../identity/entities';
 import { peopleEntities } from '../people/entities';
 import { registrationEntities } from '../public/entities';
@@ -14,4 +15,5 @@ export const entities = [
   ...eventEntities,
   ...registrationEntities,
   ...webhookEntities,
+  ...gatewayEntities,
 ];

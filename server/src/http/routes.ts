@@ -6,6 +6,7 @@ import { accountsRoutes } from '../accounts/routes';
 import type { AppContext } from '../app-context';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
+import { gatewayRoutes, guestIntegrationsRoutes } from '../gateway/routes';
 import { invitesRoutes } from '../invites/routes';
 import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
 import { phasesRoutes } from '../phases/routes';
@@ -34,6 +35,8 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     apiKeys: apiKeysRoutes(ctx),
     invites: invitesRoutes(ctx),
     webhooks: webhooksRoutes(ctx),
+    gateway: gatewayRoutes(ctx),
+    guestIntegrations: guestIntegrationsRoutes(ctx),
   };
 }
 

@@ -2,6 +2,7 @@ import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { AppContext } from '../app-context';
 import { actorOf } from '../lib/actor';
+import { issueGatewayToken } from './gateway-token-service';
 import { exchangeGuestToken } from './guest-sessions';
 import { integrationsService } from './integrations-service';
 import { PartnerKeys } from './partner-keys';
@@ -28,7 +29,18 @@ export const guestIntegrationsRoutes = (ctx: AppContext) => {
 export const gatewayRoutes = (ctx: AppContext) => {
   // One key cache per process: imported PEMs and remote key sets are reused across exchanges.
   const partnerKeys = new PartnerKeys(ctx.config.webhookAllowInsecureUrls);
+  const deps = { gatewayTokens: ctx.gatewayTokens, publicBaseUrl: ctx.config.publicBaseUrl };
   return {
+    token: s.route(contract.gateway.token, async ({ req, body }) => ({
+      status: 200,
+      body: await issueGatewayToken(
+        deps,
+        req.em,
+        req.auth,
+        req.header('authorization') !== undefined,
+        body.eventId,
+      ),
+    })),
     guestSession: s.route(contract.gateway.guestSession, async ({ req, params, body }) => ({
       status: 200,
       body: await exchangeGuestToken(req.em, partnerKeys, params.id, body.token),

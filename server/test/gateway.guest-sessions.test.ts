@@ -259,6 +259,15 @@ describe('guest session exchange', () => {
     expect((await exchange(await partner.sign({ sub: 'old-key' }))).guest.sub).toBe('old-key');
   });
 
+  it('never writes the partner JWT or the session token to the logs', async () => {
+    const jwt = await partner.sign({ sub: 'quiet', email: 'quiet@partner.example.test' });
+    const session = await exchange(jwt);
+    const logs = t.logText();
+    expect(logs).not.toContain(jwt);
+    expect(logs).not.toContain(jwt.split('.')[2]);
+    expect(logs).not.toContain(session.sessionToken);
+  });
+
   it('cuts guest sessions short when the event ends', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
     const session = await exchange(await partner.sign({ sub: 'until-the-end' }), event.id);

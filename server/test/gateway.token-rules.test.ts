@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { liveUrl } from '../src/gateway/gateway-token-service';
 import type { GatewayClaims } from '../src/gateway/gateway-tokens';
 import { mailboxOf, signUp } from './support/accounts';
 import { eventIn, rejection } from './support/events';
@@ -326,5 +327,14 @@ describe('gateway token with an entry session', () => {
     const entered = await entrySession(mine.id);
     const other = await event('scheduled', ['broadcast']);
     await expectCode(tokenFor(t.client({ sessionToken: entered.sessionToken }), other.id), 404, 'not_found');
+  });
+});
+
+describe('live URL', () => {
+  it('uses wss for an https base URL and keeps its path prefix', () => {
+    expect(liveUrl('https://api.example.com/base/', 'a.b+c')).toBe(
+      'wss://api.example.com/base/v1/live?token=a.b%2Bc',
+    );
+    expect(liveUrl('http://localhost:3000', 'x')).toBe('ws://localhost:3000/v1/live?token=x');
   });
 });

@@ -1,5 +1,7 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jwksFetch } from '../src/gateway/jwks-fetch';
+import { BlockedTargetError } from '../src/webhooks/ssrf';
 import { rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture } from './support/fixtures';
 import { newPartner, type Partner, unusablePems } from './support/partner';
@@ -199,6 +201,19 @@ describe('guest integration JWKS URLs without WEBHOOK_ALLOW_INSECURE_URLS', () =
     const err = await rejection(create(strictOwner, { issuer: 'x', jwksUrl }, strictWs.workspaceId));
     expect([err.status, err.code]).toEqual([400, 'bad_request']);
     expect(err.errors?.map((e) => e.path)).toEqual(['body.jwksUrl']);
+  });
+
+  it('refuses, at fetch time, a key set whose host resolves to a loopback address', async () => {
+    const fetchKeys = jwksFetch(false);
+    const options = {
+      headers: new Headers(),
+      method: 'GET' as const,
+      redirect: 'manual' as const,
+      signal: AbortSignal.timeout(2000),
+    };
+    await expect(fetchKeys('https://localhost:9/jwks', options)).rejects.toBeInstanceOf(BlockedTargetError);
+    await expect(fetchKeys('https://127.0.0.1:9/jwks', options)).rejects.toBeInstanceOf(BlockedTargetError);
+    await expect(fetchKeys('http://partner.example.test/jwks', options)).rejects.toThrow(/not allowed/);
   });
 
   it('accepts a public https URL', async () => {

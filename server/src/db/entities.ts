@@ -1,5 +1,6 @@
 import { broadcastEntities } from '../broadcasts/entities';
 import { eventEntities } from '../events/entities';
+import { gatewayEntities } from '../gateway/entities';
 import { identityEntities } from '../identity/entities';
 import { peopleEntities } from '../people/entities';
 import { registrationEntities } from '../public/entities';
@@ -16,4 +17,5 @@ export const entities = [
   ...registrationEntities,
   ...webhookEntities,
   ...broadcastEntities,
+  ...gatewayEntities,
 ];

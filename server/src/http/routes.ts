@@ -8,6 +8,7 @@ import { broadcastRoutes } from '../broadcasts/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
 import { helpRoutes } from '../help/routes';
+import { gatewayRoutes, guestIntegrationsRoutes } from '../gateway/routes';
 import { invitesRoutes } from '../invites/routes';
 import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
 import { phasesRoutes } from '../phases/routes';
@@ -37,6 +38,8 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     invites: invitesRoutes(ctx),
     webhooks: webhooksRoutes(ctx),
     broadcast: broadcastRoutes(ctx),
+    gateway: gatewayRoutes(ctx),
+    guestIntegrations: guestIntegrationsRoutes(ctx),
   };
 }
 

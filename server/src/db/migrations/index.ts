@@ -7,6 +7,7 @@ import { Migration20261122040000CredentialChanges } from './Migration20261122040
 import { Migration20261122050000EventReferences } from './Migration20261122050000EventReferences';
 import { Migration20261122060000DeliveryRetryRequests } from './Migration20261122060000DeliveryRetryRequests';
 import { Migration20261122070000SigningKeys } from './Migration20261122070000SigningKeys';
+import { Migration20261122080000GuestIntegrations } from './Migration20261122080000GuestIntegrations';
 import { Migration20261122081000Broadcasts } from './Migration20261122081000Broadcasts';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
@@ -22,5 +23,6 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261122060000DeliveryRetryRequests,
   },
   { name: 'Migration20261122070000SigningKeys', class: Migration20261122070000SigningKeys },
+  { name: 'Migration20261122080000GuestIntegrations', class: Migration20261122080000GuestIntegrations },
   { name: 'Migration20261122081000Broadcasts', class: Migration20261122081000Broadcasts },
 ];

@@ -1,0 +1,155 @@
+import { Redis } from 'ioredis';
+import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+
+/*
+ * Presence in Redis (REDIS_URL set). Per participant a hash: one field per process holding its
+ * connection count, plus `info`. A process is alive while its key gc:live:proc:<id> exists (renewed
+ * by heartbeat with a TTL); counts of dead processes do not count. The scripts make each
+ * join/leave/sweep decision atomic, so exactly one process sees "first" or "last".
+ */
+const prefix = 'gc:live:';
+const presenceKey = (eventId: string, participantId: string) => `${prefix}p:${eventId}:${participantId}`;
+const eventSet = (eventId: string) => `${prefix}ev:${eventId}`;
+const procKey = (processId: string) => `${prefix}proc:${processId}`;
+const heldSet = (processId: string) => `${prefix}held:${processId}`;
+const procsSet = `${prefix}procs`;
+
+const aliveCount = `
+local function alive(key, procPrefix, except)
+  local fields = redis.call('HGETALL', key)
+  local n = 0
+  for i = 1, #fields, 2 do
+    local f = fields[i]
+    if f ~= 'info' and f ~= except and redis.call('EXISTS', procPrefix .. f) == 1 then
+      n = n + tonumber(fields[i + 1])
+    end
+  end
+  return n
+end
+`;
+
+// KEYS: presence hash, event set, held set. ARGV: process id, info, proc prefix, participant id, held entry
+const joinScript = `${aliveCount}
+local before = alive(KEYS[1], ARGV[3], '')
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('HSET', KEYS[1], 'info', ARGV[2])
+redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('SADD', KEYS[3], ARGV[5])
+if before == 0 then return 1 else return 0 end`;
+
+// Same KEYS and ARGV[1], ARGV[3], ARGV[4], ARGV[5]. Answers the info when the last connection anywhere left.
+const leaveScript = `${aliveCount}
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return false end
+local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
+if n > 0 then return false end
+redis.call('HDEL', KEYS[1], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[5])
+if alive(KEYS[1], ARGV[3], '') > 0 then return false end
+local info = redis.call('HGET', KEYS[1], 'info')
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[4])
+return info`;
+
+// KEYS: presence hash, event set. ARGV: dead process id, proc prefix, participant id.
+const sweepScript = `${aliveCount}
+if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return false end
+if alive(KEYS[1], ARGV[2], '') > 0 then return false end
+local info = redis.call('HGET', KEYS[1], 'info')
+redis.call('DEL', KEYS[1])
+redis.call('SREM', KEYS[2], ARGV[3])
+return info`;
+
+export class RedisPresenceStore implements PresenceStore {
+  readonly #redis: Redis;
+
+  constructor(
+    redisUrl: string,
+    private readonly processId: string,
+    private readonly timing: PresenceTiming,
+  ) {
+    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  }
+
+  async start(): Promise<void> {
+    await this.heartbeat();
+  }
+
+  async join(eventId: string, info: PresenceInfo): Promise<boolean> {
+    const first = await this.#redis.eval(
+      joinScript,
+      3,
+      presenceKey(eventId, info.participantId),
+      eventSet(eventId),
+      heldSet(this.processId),
+      this.processId,
+      JSON.stringify(info),
+      `${prefix}proc:`,
+      info.participantId,
+      `${eventId}|${info.participantId}`,
+    );
+    return first === 1;
+  }
+
+  async leave(eventId: string, participantId: string): Promise<PresenceInfo | null> {
+    const info = await this.#redis.eval(
+      leaveScript,
+      3,
+      presenceKey(eventId, participantId),
+      eventSet(eventId),
+      heldSet(this.processId),
+      this.processId,
+      '',
+      `${prefix}proc:`,
+      participantId,
+      `${eventId}|${participantId}`,
+    );
+    return typeof info === 'string' ? (JSON.parse(info) as PresenceInfo) : null;
+  }
+
+  async list(eventId: string): Promise<PresenceInfo[]> {
+    const ids = await this.#redis.smembers(eventSet(eventId));
+    const infos = await Promise.all(ids.map((id) => this.#redis.hget(presenceKey(eventId, id), 'info')));
+    return infos.filter((i): i is string => !!i).map((i) => JSON.parse(i) as PresenceInfo);
+  }
+
+  async heartbeat(): Promise<void> {
+    await this.#redis
+      .multi()
+      .set(procKey(this.processId), '1', 'PX', this.timing.ttlMs)
+      .sadd(procsSet, this.processId)
+      .exec();
+  }
+
+  async sweep(): Promise<{ eventId: string; info: PresenceInfo }[]> {
+    const gone: { eventId: string; info: PresenceInfo }[] = [];
+    for (const proc of await this.#redis.smembers(procsSet)) {
+      if (proc === this.processId || (await this.#redis.exists(procKey(proc)))) continue;
+      for (const entry of await this.#redis.smembers(heldSet(proc))) {
+        const [eventId, participantId] = entry.split('|') as [string, string];
+        const info = await this.#redis.eval(
+          sweepScript,
+          2,
+          presenceKey(eventId, participantId),
+          eventSet(eventId),
+          proc,
+          `${prefix}proc:`,
+          participantId,
+        );
+        if (typeof info === 'string') gone.push({ eventId, info: JSON.parse(info) as PresenceInfo });
+      }
+      await this.#redis.multi().del(heldSet(proc)).srem(procsSet, proc).exec();
+    }
+    return gone;
+  }
+
+  async stop(): Promise<void> {
+    // A clean stop: this process holds nothing any more (its connections left one by one before).
+    await this.#redis
+      .multi()
+      .del(procKey(this.processId))
+      .srem(procsSet, this.processId)
+      .exec()
+      .catch(() => {});
+    this.#redis.disconnect();
+  }
+}

@@ -29,8 +29,8 @@ export class PgPresenceStore implements PresenceStore {
     const { rows } = await c.query(
       `select 1 from live_presence
         where event_id = $1 and participant_id = $2
-          and heartbeat_at > now() - make_interval(secs => $3::float8 / 1000) limit 1`,
-      [eventId, participantId, this.timing.ttlMs],
+          and expires_at > now() limit 1`,
+      [eventId, participantId],
     );
     return rows.length > 0;
   }
@@ -39,11 +39,12 @@ export class PgPresenceStore implements PresenceStore {
     return this.locked(eventId, info.participantId, async (c) => {
       const present = await this.othersPresent(c, eventId, info.participantId);
       await c.query(
-        `insert into live_presence (event_id, participant_id, process_id, connections, info)
-         values ($1, $2, $3, 1, $4)
+        `insert into live_presence (event_id, participant_id, process_id, connections, info, expires_at)
+         values ($1, $2, $3, 1, $4, now() + make_interval(secs => $5::float8 / 1000))
          on conflict (event_id, participant_id, process_id)
-         do update set connections = live_presence.connections + 1, info = excluded.info, heartbeat_at = now()`,
-        [eventId, info.participantId, this.processId, JSON.stringify(info)],
+         do update set connections = live_presence.connections + 1, info = excluded.info,
+                       expires_at = excluded.expires_at`,
+        [eventId, info.participantId, this.processId, JSON.stringify(info), this.timing.ttlMs],
       );
       return !present;
     });
@@ -52,18 +53,19 @@ export class PgPresenceStore implements PresenceStore {
   leave(eventId: string, participantId: string): Promise<PresenceInfo | null> {
     return this.locked(eventId, participantId, async (c) => {
       const { rows } = await c.query<{ connections: number; info: PresenceInfo }>(
-        `update live_presence set connections = connections - 1
-          where event_id = $1 and participant_id = $2 and process_id = $3
-          returning connections, info`,
+        `with gone as (
+           delete from live_presence
+            where event_id = $1 and participant_id = $2 and process_id = $3 and connections <= 1
+           returning 0 as connections, info),
+         fewer as (
+           update live_presence set connections = connections - 1
+            where event_id = $1 and participant_id = $2 and process_id = $3 and connections > 1
+           returning connections, info)
+         select * from gone union all select * from fewer`,
         [eventId, participantId, this.processId],
       );
       const row = rows[0];
-      if (!row) return null;
-      if (row.connections > 0) return null;
-      await c.query(
-        'delete from live_presence where event_id = $1 and participant_id = $2 and process_id = $3',
-        [eventId, participantId, this.processId],
-      );
+      if (!row || row.connections > 0) return null;
       return (await this.othersPresent(c, eventId, participantId)) ? null : row.info;
     });
   }
@@ -71,26 +73,26 @@ export class PgPresenceStore implements PresenceStore {
   async list(eventId: string): Promise<PresenceInfo[]> {
     const { rows } = await this.pool.query<{ info: PresenceInfo }>(
       `select distinct on (participant_id) info from live_presence
-        where event_id = $1 and heartbeat_at > now() - make_interval(secs => $2::float8 / 1000)
-        order by participant_id, heartbeat_at desc`,
-      [eventId, this.timing.ttlMs],
+        where event_id = $1 and expires_at > now()
+        order by participant_id, expires_at desc`,
+      [eventId],
     );
     return rows.map((r) => r.info);
   }
 
   async heartbeat(): Promise<void> {
-    await this.pool.query('update live_presence set heartbeat_at = now() where process_id = $1', [
-      this.processId,
-    ]);
+    await this.pool.query(
+      'update live_presence set expires_at = now() + make_interval(secs => $2::float8 / 1000) where process_id = $1',
+      [this.processId, this.timing.ttlMs],
+    );
   }
 
   async sweep(): Promise<{ eventId: string; info: PresenceInfo }[]> {
     // DELETE … RETURNING hands each expired row to exactly one sweeping process.
     const { rows } = await this.pool.query<{ event_id: string; participant_id: string; info: PresenceInfo }>(
       `delete from live_presence
-        where heartbeat_at <= now() - make_interval(secs => $1::float8 / 1000)
+        where expires_at <= now()
         returning event_id, participant_id, info`,
-      [this.timing.ttlMs],
     );
     const gone: { eventId: string; info: PresenceInfo }[] = [];
     const seen = new Set<string>();

@@ -8,19 +8,20 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261122083000LivePlane extends Migration {
   override async up(): Promise<void> {
     this.addSql(`
-      -- One row per (participant, server process) with that process's open connections. A process
-      -- renews heartbeat_at; rows of a process that stopped renewing expire (a crash drops no one forever).
+      -- One row per (participant, server process) with that process's open connections. The owning
+      -- process pushes expires_at forward on every heartbeat; rows of a process that stopped (crashed)
+      -- expire, and whichever process sweeps them first fires the participant.left they imply.
       create table live_presence (
         event_id uuid not null references event(id) on delete cascade,
         participant_id text not null,
         process_id uuid not null,
         connections integer not null check (connections > 0),
         info jsonb not null,
-        heartbeat_at timestamptz not null default now(),
+        expires_at timestamptz not null,
         primary key (event_id, participant_id, process_id)
       );
       create index live_presence_process_idx on live_presence(process_id);
-      create index live_presence_heartbeat_idx on live_presence(heartbeat_at);
+      create index live_presence_expires_idx on live_presence(expires_at);
 
       -- Fan-out payloads too big for NOTIFY (8000 bytes): the notification carries only the id.
       create table live_message (

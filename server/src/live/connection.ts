@@ -69,31 +69,30 @@ export class LiveConnection {
     return { participantId, userId, name, role: this.role, eventRole: role, anonymous };
   }
 
-  /** Messages fanned out before the welcome wait for it, so `welcome` is always first. */
+  /**
+   * Messages fanned out before the socket is ready (welcome and state snapshot sent) wait, so
+   * `welcome` is always first and a snapshot never overtakes a newer change.
+   */
   send(message: LiveServerMessage): void {
-    if (this.#queue) {
-      this.#queue.push(message);
-      return;
-    }
+    if (this.#queue) this.#queue.push(message);
+    else this.sendNow(message);
+  }
+
+  sendNow(message: LiveServerMessage): void {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
   }
 
-  welcome(message: LiveServerMessage): void {
+  /** Sends what waited for the welcome and the snapshot; from now on messages go straight out. */
+  release(): void {
     const queued = this.#queue ?? [];
     this.#queue = null;
-    this.send(message);
-    for (const m of queued) this.send(m);
+    for (const m of queued) this.sendNow(m);
   }
 
   close(code: number, reason: string): void {
-    if (this.#queue) this.welcomeSkipped();
+    if (this.#queue) this.release();
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING)
       this.ws.close(code, reason);
-  }
-
-  /** For connections refused before any welcome (an ended event): send straight away from now on. */
-  welcomeSkipped(): void {
-    this.#queue = null;
   }
 
   /** Token bucket: false when the client sends faster than the gateway accepts. */

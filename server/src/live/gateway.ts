@@ -130,7 +130,7 @@ export class LiveGateway implements LiveDeps {
       conn.alive = true;
     });
     if (event.status === 'ended') {
-      conn.welcomeSkipped();
+      conn.release();
       conn.send({ type: 'error', code: 'invalid_state', detail: 'The event has ended' });
       conn.close(closeCodes.eventNotLive, 'event ended');
       return;

@@ -55,7 +55,8 @@ export async function welcomeConnection(
     const lobby = await lobbyStateAtConnect(pool, event, conn.claims, conn.role);
     if (lobby !== 'none') {
       conn.lobby = true;
-      conn.welcome(await welcomeOf(gw, conn, event, phaseGrant(config, subjectOf(conn), null) as MediaGrant));
+      conn.sendNow(await welcomeOf(gw, conn, event, phaseGrant(config, subjectOf(conn), null) as MediaGrant));
+      conn.release();
       if (lobby === 'denied') {
         conn.lobby = false;
         conn.send({ type: 'lobby.denied' });
@@ -70,7 +71,7 @@ export async function welcomeConnection(
   const modality = event.governingPhase?.modality ?? null;
   const media = await phaseGrant(config, subjectOf(conn), modality);
   if (admitted) conn.send({ type: 'lobby.admitted', media });
-  else conn.welcome(await welcomeOf(gw, conn, event, media));
+  else conn.sendNow(await welcomeOf(gw, conn, event, media));
   if (conn.closed) return;
   conn.joined = true;
   await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
@@ -79,7 +80,8 @@ export async function welcomeConnection(
     ...(await pollSnapshot(pool, event.id)),
     ...(isModerator(conn.role) ? await lobbySnapshot(pool, event.id) : []),
   ];
-  for (const message of snapshot) conn.send(message);
+  for (const message of snapshot) conn.sendNow(message);
+  conn.release();
   const phase = event.activePhase;
   if (isTablePhase(phase) && conn.role === 'participant') {
     await gw.phaseChanges.seatAll(event, phase, [conn]);

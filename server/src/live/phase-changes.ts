@@ -69,7 +69,7 @@ export class PhaseChanges {
       }
       return;
     }
-    const modality = event.governingPhase?.modality ?? null;
+    const modality = event.activePhase?.modality ?? null;
     for (const conn of conns) {
       conn.table = null;
       if (conn.lobby) {

@@ -68,7 +68,7 @@ export async function welcomeConnection(
     }
   }
   conn.lobby = false;
-  const modality = event.governingPhase?.modality ?? null;
+  const modality = event.activePhase?.modality ?? null;
   const media = await phaseGrant(config, subjectOf(conn), modality);
   if (admitted) conn.send({ type: 'lobby.admitted', media });
   else conn.sendNow(await welcomeOf(gw, conn, event, media));

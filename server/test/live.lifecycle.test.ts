@@ -52,18 +52,29 @@ describe('live lifecycle changes', () => {
   it('sends event.ended and closes every socket with 4000 when the event ends, firing participant.left', async () => {
     const event = await eventIn(gc, 'live');
     const host = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'host' }));
-    const viewer = await LiveClient.join(replica, await tokenFor(replica, event.id, { role: 'viewer', anonymous: true }));
+    const viewer = await LiveClient.join(
+      replica,
+      await tokenFor(replica, event.id, { role: 'viewer', anonymous: true }),
+    );
     await gc.events.end({ params: { id: event.id } });
     await host.next('event.ended');
     await viewer.next('event.ended');
     expect(await host.closed).toBe(4000);
     expect(await viewer.closed).toBe(4000);
-    expect(await eventually(() => recorded(t.databaseUrl, event.id, 'participant.left'), (r) => r.length === 2)).toHaveLength(2);
+    expect(
+      await eventually(
+        () => recorded(t.databaseUrl, event.id, 'participant.left'),
+        (r) => r.length === 2,
+      ),
+    ).toHaveLength(2);
   });
 
   it('ends the sockets when the last advance ends the event', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
-    const p = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'participant', via: 'entry' }));
+    const p = await LiveClient.join(
+      t.server,
+      await tokenFor(t.server, event.id, { role: 'participant', via: 'entry' }),
+    );
     await gc.events.advance({ params: { id: event.id }, body: {} });
     await p.next('event.ended');
     expect(await p.closed).toBe(4000);

@@ -17,10 +17,16 @@ let n = 0;
 /** A signed-in person with an identity in the workspace but no membership of the event (a walk-in). */
 async function walkIn(eventId: string, name = `Walker ${++n}`) {
   const user = await gc.users.upsert({ body: { externalSub: `walk-${n}-${Date.now()}`, name } });
-  const token = await tokenFor(t.server, eventId, { role: 'participant', userId: user.id, name, via: 'account' });
+  const token = await tokenFor(t.server, eventId, {
+    role: 'participant',
+    userId: user.id,
+    name,
+    via: 'account',
+  });
   return { user, token };
 }
-const hostOf = async (eventId: string) => LiveClient.join(t.server, await tokenFor(t.server, eventId, { role: 'host' }));
+const hostOf = async (eventId: string) =>
+  LiveClient.join(t.server, await tokenFor(t.server, eventId, { role: 'host' }));
 const joinedOf = (eventId: string) => recorded(t.databaseUrl, eventId, 'participant.joined');
 
 describe('meeting lobby', () => {
@@ -31,14 +37,23 @@ describe('meeting lobby', () => {
     const waiter = await LiveClient.join(t.server, token);
     expect(waiter.all('welcome')[0]).toMatchObject({ lobby: true, media: { token: null, room: null } });
     const waiting = await host.next('lobby.waiting');
-    expect(waiting.participant).toEqual({ participantId: `user:${user.id}`, name: 'Wanda', role: 'participant', anonymous: false });
+    expect(waiting.participant).toEqual({
+      participantId: `user:${user.id}`,
+      name: 'Wanda',
+      role: 'participant',
+      anonymous: false,
+    });
     waiter.send({ type: 'chat.send', text: 'let me in' });
     expect(await waiter.next('error')).toMatchObject({ code: 'forbidden' });
     expect((await joinedOf(event.id)).map((p) => p.participantId)).not.toContain(`user:${user.id}`);
 
     host.send({ type: 'lobby.admit', participantId: `user:${user.id}` });
     const admitted = await waiter.next('lobby.admitted');
-    expect(admitted.media).toMatchObject({ room: `evt_${event.id}_stage`, canPublish: true, canSubscribe: true });
+    expect(admitted.media).toMatchObject({
+      room: `evt_${event.id}_stage`,
+      canPublish: true,
+      canSubscribe: true,
+    });
     expect(admitted.media.token).toEqual(expect.any(String));
     await host.next('presence.joined', (m) => m.participant.participantId === `user:${user.id}`);
     expect((await joinedOf(event.id)).filter((p) => p.participantId === `user:${user.id}`)).toEqual([
@@ -68,9 +83,9 @@ describe('meeting lobby', () => {
     await back.next('lobby.denied');
     expect(await back.closed).toBe(4003);
     expect((await joinedOf(event.id)).map((p) => p.participantId)).not.toContain(`user:${user.id}`);
-    expect((await recorded(t.databaseUrl, event.id, 'participant.left')).map((p) => p.participantId)).not.toContain(
-      `user:${user.id}`,
-    );
+    expect(
+      (await recorded(t.databaseUrl, event.id, 'participant.left')).map((p) => p.participantId),
+    ).not.toContain(`user:${user.id}`);
     await host.close();
   });
 
@@ -96,7 +111,10 @@ describe('meeting lobby', () => {
     const host = await hostOf(event.id);
     host.send({ type: 'lobby.admit', participantId: 'user:nobody' });
     expect(await host.next('error')).toMatchObject({ code: 'not_found' });
-    const p = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'participant', via: 'entry' }));
+    const p = await LiveClient.join(
+      t.server,
+      await tokenFor(t.server, event.id, { role: 'participant', via: 'entry' }),
+    );
     p.send({ type: 'lobby.admit', participantId: 'user:nobody' });
     expect(await p.next('error')).toMatchObject({ code: 'forbidden' });
     await host.close();

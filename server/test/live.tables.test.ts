@@ -1,27 +1,38 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { TokenVerifier } from 'livekit-server-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../src/server';
 import { groupIntoTables, pairsOf, tableCapacities } from '../src/live/grouping';
 import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
-import { LiveClient, tokenFor } from './support/live';
+import { LiveClient, startReplica, tokenFor } from './support/live';
 import { startTestServer, type TestServer } from './support/server';
 
 let t: TestServer;
+let replica: RunningServer;
 let gc: GathercastClient;
 beforeAll(async () => {
   t = await startTestServer();
+  replica = await startReplica(t.databaseUrl);
   gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await replica.close();
+  await t.close();
+});
 
 const verify = (token: string | null) =>
   new TokenVerifier('devkey', 'devsecret_devsecret_devsecret_devsecret').verify(token!);
-const participants = (eventId: string, count: number) =>
+/** Participants spread over both processes (even on the test server, odd on the replica) unless told. */
+const participants = (eventId: string, count: number, on?: RunningServer) =>
   Promise.all(
-    Array.from({ length: count }, async (_, i) =>
-      LiveClient.join(t.server, await tokenFor(t.server, eventId, { role: 'participant', via: 'entry', name: `P${i}` })),
-    ),
+    Array.from({ length: count }, async (_, i) => {
+      const server = on ?? (i % 2 ? replica : t.server);
+      return LiveClient.join(
+        server,
+        await tokenFor(server, eventId, { role: 'participant', via: 'entry', name: `P${i}` }),
+      );
+    }),
   );
 
 describe('table grouping', () => {
@@ -50,7 +61,10 @@ describe('table grouping', () => {
 
 describe('breakout tables', () => {
   it('seats everyone at balanced tables of roomSize when the breakout starts, with the table room grant', async () => {
-    const event = await eventIn(gc, 'live', [{ modality: 'meeting' }, { modality: 'breakout', config: { roomSize: 2 } }]);
+    const event = await eventIn(gc, 'live', [
+      { modality: 'meeting' },
+      { modality: 'breakout', config: { roomSize: 2 } },
+    ]);
     const people = await participants(event.id, 5);
     const host = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'host' }));
     await gc.events.advance({ params: { id: event.id }, body: {} });
@@ -71,7 +85,10 @@ describe('breakout tables', () => {
   });
 
   it('seats a late arrival at the emptiest table', async () => {
-    const event = await eventIn(gc, 'live', [{ modality: 'meeting' }, { modality: 'breakout', config: { roomSize: 3 } }]);
+    const event = await eventIn(gc, 'live', [
+      { modality: 'meeting' },
+      { modality: 'breakout', config: { roomSize: 3 } },
+    ]);
     const people = await participants(event.id, 4);
     await gc.events.advance({ params: { id: event.id }, body: {} });
     const assigned = await Promise.all(people.map((p) => p.next('table.assigned')));
@@ -93,7 +110,11 @@ describe('breakout tables', () => {
       room: `evt_${event.id}_table_1`,
       media: { canPublish: false, canSubscribe: true, roomAdmin: true },
     });
-    expect((await verify(observed.media.token)).video).toMatchObject({ hidden: true, canPublish: false, roomAdmin: true });
+    expect((await verify(observed.media.token)).video).toMatchObject({
+      hidden: true,
+      canPublish: false,
+      roomAdmin: true,
+    });
     host.send({ type: 'table.observe', table: 9 });
     expect(await host.next('error')).toMatchObject({ code: 'not_found' });
     people[0]!.send({ type: 'table.observe', table: 1 });
@@ -103,12 +124,21 @@ describe('breakout tables', () => {
 });
 
 describe('rotation tables', () => {
-  it('seats attendees in pairs for the first round when the rotation starts', async () => {
-    const event = await eventIn(gc, 'live', [{ modality: 'meeting' }, { modality: 'rotation', config: { rounds: 3, roundSeconds: 60 } }]);
+  it('seats attendees in pairs when the rotation starts and regroups them with new partners next round', async () => {
+    const event = await eventIn(gc, 'live', [
+      { modality: 'meeting' },
+      { modality: 'rotation', config: { rounds: 2, roundSeconds: 30 } },
+    ]);
     const people = await participants(event.id, 4);
     await gc.events.advance({ params: { id: event.id }, body: {} });
-    const assigned = await Promise.all(people.map((p) => p.next('table.assigned')));
-    expect(assigned.map((a) => a.table).sort()).toEqual([1, 1, 2, 2]);
+    const round1 = await Promise.all(people.map((p) => p.next('table.assigned')));
+    expect(round1.map((a) => a.table).sort()).toEqual([1, 1, 2, 2]);
+    const round2 = await Promise.all(people.map((p) => p.next('table.assigned', () => true, 40_000)));
+    const partners = (round: { table: number }[]) =>
+      round.map((a, i) => round.findIndex((b, j) => j !== i && b.table === a.table));
+    const before = partners(round1);
+    const after = partners(round2);
+    for (let i = 0; i < 4; i++) expect(after[i]).not.toBe(before[i]);
     for (const c of people) await c.close();
-  });
+  }, 60_000);
 });

@@ -35,7 +35,8 @@ export class LiveConnection {
   lobby = false;
   /** Counted in presence (participant.joined fired for it or an earlier connection). */
   joined = false;
-  table: number | null = null;
+  /** Where the participant sits now (breakouts and rotations): phase, round and table. */
+  seat: string | null = null;
   alive = true;
   closed = false;
   #queue: LiveServerMessage[] | null = [];

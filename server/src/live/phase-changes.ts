@@ -71,7 +71,7 @@ export class PhaseChanges {
     }
     const modality = event.activePhase?.modality ?? null;
     for (const conn of conns) {
-      conn.table = null;
+      conn.seat = null;
       if (conn.lobby) {
         conn.send({
           type: 'phase.changed',
@@ -107,8 +107,10 @@ export class PhaseChanges {
     for (const conn of conns) {
       if (conn.lobby || !conn.joined || conn.role !== 'participant' || conn.closed) continue;
       const table = await this.gw.tables.seat(event, phase, conn.participantId, round);
-      if (table === null || table === conn.table) continue;
-      conn.table = table;
+      // Each round is announced, even when the table number stays: the people at it change.
+      const seat = `${phase.id}/${round}/${table}`;
+      if (table === null || seat === conn.seat) continue;
+      conn.seat = seat;
       const media = await phaseGrant(this.gw.ctx.config, subjectOf(conn), phase.modality, table);
       conn.send({ type: 'table.assigned', table, room: media.room!, media });
     }

@@ -202,4 +202,20 @@ describe('live gateway: connecting', () => {
     expect(await client.next('error')).toMatchObject({ code: 'invalid_state' });
     expect(await client.closed).toBe(4009);
   });
+
+  it('answers a flood of messages with rate_limited and keeps serving once it slows down', async () => {
+    const event = await eventIn(gc, 'live');
+    const client = await LiveClient.join(
+      t.server,
+      await tokenFor(t.server, event.id, { role: 'viewer', anonymous: true }),
+    );
+    for (let i = 0; i < 40; i++) client.send({ type: 'ping' });
+    expect(await client.next('error')).toMatchObject({ code: 'rate_limited' });
+    await new Promise((r) => setTimeout(r, 1200));
+    client.send({ type: 'ping' });
+    await client.next('pong', () => true);
+    expect(client.all('pong').length).toBeGreaterThanOrEqual(20);
+    expect(client.all('pong').length).toBeLessThan(40);
+    await client.close();
+  });
 });

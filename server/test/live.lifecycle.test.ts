@@ -79,4 +79,15 @@ describe('live lifecycle changes', () => {
     await p.next('event.ended');
     expect(await p.closed).toBe(4000);
   });
+
+  it('ends the sockets of an event that is deleted', async () => {
+    const event = await eventIn(gc, 'live');
+    const viewer = await LiveClient.join(
+      replica,
+      await tokenFor(replica, event.id, { role: 'viewer', anonymous: true }),
+    );
+    await gc.events.delete({ params: { id: event.id } });
+    await viewer.next('event.ended');
+    expect(await viewer.closed).toBe(4000);
+  });
 });

@@ -138,7 +138,14 @@ export class LiveGateway implements LiveDeps {
     const set = this.#byEvent.get(event.id) ?? new Set<LiveConnection>();
     this.#byEvent.set(event.id, set);
     set.add(conn);
-    const ready = welcomeConnection(this, conn, event).catch((err: unknown) => {
+    const ready = welcomeConnection(this, conn, event).catch(async (err: unknown) => {
+      // The event may have ended or been deleted while the socket was being set up.
+      const now = await loadLiveEvent(this.ctx.pool, event.id).catch(() => undefined);
+      if (now === null || now?.status === 'ended') {
+        conn.send({ type: 'event.ended' });
+        conn.close(closeCodes.eventEnded, 'event ended');
+        return;
+      }
       this.ctx.logger.error({ err }, 'live connection setup failed');
       conn.close(1011, 'setup failed');
     });

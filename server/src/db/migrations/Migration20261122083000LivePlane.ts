@@ -85,19 +85,27 @@ export class Migration20261122083000LivePlane extends Migration {
 
       create function live_event_changed() returns trigger language plpgsql as $$
       begin
-        perform pg_notify('gc_live_lifecycle', json_build_object(
-          'eventId', new.id, 'status', new.status, 'activePhaseId', new.active_phase_id)::text);
+        if tg_op = 'DELETE' then
+          perform pg_notify('gc_live_lifecycle', json_build_object('eventId', old.id, 'status', 'deleted')::text);
+        else
+          perform pg_notify('gc_live_lifecycle', json_build_object(
+            'eventId', new.id, 'status', new.status, 'activePhaseId', new.active_phase_id)::text);
+        end if;
         return null;
       end $$;
       create trigger event_live_changed after update of status, active_phase_id on event
         for each row
         when (old.status is distinct from new.status or old.active_phase_id is distinct from new.active_phase_id)
         execute function live_event_changed();
+      -- A deleted event ends its sockets too.
+      create trigger event_live_deleted after delete on event
+        for each row execute function live_event_changed();
     `);
   }
 
   override async down(): Promise<void> {
     this.addSql(`
+      drop trigger event_live_deleted on event;
       drop trigger event_live_changed on event;
       drop function live_event_changed();
       drop table live_table_seat, live_poll_vote, live_poll, live_banner, live_hand, live_lobby,

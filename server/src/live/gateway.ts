@@ -158,7 +158,10 @@ export class LiveGateway implements LiveDeps {
     ws.on('close', () => {
       conn.closed = true;
       set.delete(conn);
-      if (!set.size && this.#byEvent.get(event.id) === set) this.#byEvent.delete(event.id);
+      if (!set.size && this.#byEvent.get(event.id) === set) {
+        this.#byEvent.delete(event.id);
+        this.#events.delete(event.id);
+      }
       const leaving = chain.then(() => this.#gone(conn));
       this.#leaving.add(leaving);
       void leaving.then(() => this.#leaving.delete(leaving));

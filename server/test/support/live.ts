@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import type { EventRole, LiveServerMessage } from '@gathercast/contract';
+import { type EventRole, type LiveServerMessage, liveServerMessageSchema } from '@gathercast/contract';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config';
 import type { GatewayClaims } from '../../src/gateway/gateway-tokens';
@@ -55,6 +55,8 @@ export async function tokenFor(
 /** A test's WebSocket client: every message kept in order, waited for by type. */
 export class LiveClient {
   readonly messages: LiveServerMessage[] = [];
+  /** Server messages that did not match `liveServerMessageSchema`; `close()` fails when there are any. */
+  readonly invalid: string[] = [];
   closeCode: number | undefined;
   readonly closed: Promise<number>;
   #cursor = 0;
@@ -62,7 +64,11 @@ export class LiveClient {
 
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data) => {
-      this.messages.push(JSON.parse(String(data)) as LiveServerMessage);
+      const message = JSON.parse(String(data)) as LiveServerMessage;
+      // Every server message must match the contract exactly as the SDK types it.
+      const parsed = liveServerMessageSchema.safeParse(message);
+      if (!parsed.success) this.invalid.push(`${JSON.stringify(message)}: ${parsed.error.message}`);
+      this.messages.push(message);
       for (const w of this.#waiters) w();
     });
     this.closed = new Promise((resolve) =>
@@ -152,6 +158,7 @@ export class LiveClient {
       this.ws.close();
       await this.closed;
     }
+    if (this.invalid.length) throw new Error(`messages outside the contract:\n${this.invalid.join('\n')}`);
   }
 }
 

@@ -2,16 +2,22 @@ import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
-import { LiveClient, recorded, tokenFor } from './support/live';
+import type { RunningServer } from '../src/server';
+import { LiveClient, recorded, startReplica, tokenFor } from './support/live';
 import { startTestServer, type TestServer } from './support/server';
 
 let t: TestServer;
+let replica: RunningServer;
 let gc: GathercastClient;
 beforeAll(async () => {
   t = await startTestServer();
+  replica = await startReplica(t.databaseUrl);
   gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await replica.close();
+  await t.close();
+});
 
 let n = 0;
 /** A signed-in person with an identity in the workspace but no membership of the event (a walk-in). */
@@ -30,11 +36,11 @@ const hostOf = async (eventId: string) =>
 const joinedOf = (eventId: string) => recorded(t.databaseUrl, eventId, 'participant.joined');
 
 describe('meeting lobby', () => {
-  it('keeps a walk-in waiting until a host admits them; joined fires only then', async () => {
+  it('keeps a walk-in waiting until a host (on another process) admits them; joined fires only then', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting', featureSet: ['chat'] }]);
     const host = await hostOf(event.id);
     const { user, token } = await walkIn(event.id, 'Wanda');
-    const waiter = await LiveClient.join(t.server, token);
+    const waiter = await LiveClient.join(replica, token);
     expect(waiter.all('welcome')[0]).toMatchObject({ lobby: true, media: { token: null, room: null } });
     const waiting = await host.next('lobby.waiting');
     expect(waiting.participant).toEqual({

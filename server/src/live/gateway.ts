@@ -229,7 +229,7 @@ export class LiveGateway implements LiveDeps {
           continue;
         }
         conn.alive = false;
-        conn.ws.ping();
+        if (conn.ws.readyState === conn.ws.OPEN) conn.ws.ping();
       }
   }
 

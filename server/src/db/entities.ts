@@ -1,5 +1,6 @@
 import { eventEntities } from '../events/entities';
 import { identityEntities } from '../identity/entities';
+import { liveEntities } from '../live/entities';
 import { peopleEntities } from '../people/entities';
 import { registrationEntities } from '../public/entities';
 import { webhookEntities } from '../webhooks/entities';
@@ -14,4 +15,5 @@ export const entities = [
   ...eventEntities,
   ...registrationEntities,
   ...webhookEntities,
+  ...liveEntities,
 ];

@@ -100,6 +100,9 @@ export class RedisFanout implements Fanout {
   ) {
     this.#pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
     this.#sub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+    // ioredis reconnects by itself; a lost connection is worth a warning, not a crash.
+    for (const r of [this.#pub, this.#sub])
+      r.on('error', (err) => this.logger.warn({ err }, 'live Redis connection error'));
   }
 
   async start(deliver: (envelope: Envelope) => void): Promise<void> {

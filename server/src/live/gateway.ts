@@ -64,7 +64,7 @@ export class LiveGateway implements LiveDeps {
     const redisUrl = ctx.config.redisUrl;
     let store: PresenceStore;
     if (redisUrl) {
-      const redisStore = new RedisPresenceStore(redisUrl, processId, timing);
+      const redisStore = new RedisPresenceStore(redisUrl, processId, timing, ctx.logger);
       await redisStore.start();
       store = redisStore;
     } else store = new PgPresenceStore(ctx.pool, processId, timing);

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import type { Logger } from 'pino';
 import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
 
 /*
@@ -66,8 +67,10 @@ export class RedisPresenceStore implements PresenceStore {
     redisUrl: string,
     private readonly processId: string,
     private readonly timing: PresenceTiming,
+    logger: Logger,
   ) {
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+    this.#redis.on('error', (err) => logger.warn({ err }, 'live presence Redis connection error'));
   }
 
   async start(): Promise<void> {

@@ -120,12 +120,13 @@ describe.each([
     if (backend === 'Redis') {
       const redis = new Redis(redisUrl);
       const proc = randomUUID();
+      const ns = `gc:live:${new URL(databaseUrl).pathname.slice(1)}:`;
       await redis
         .multi()
-        .hset(`gc:live:p:${event.id}:${info.participantId}`, proc, '1', 'info', JSON.stringify(info))
-        .sadd(`gc:live:ev:${event.id}`, info.participantId)
-        .sadd(`gc:live:held:${proc}`, `${event.id}|${info.participantId}`)
-        .sadd('gc:live:procs', proc)
+        .hset(`${ns}p:${event.id}:${info.participantId}`, proc, '1', 'info', JSON.stringify(info))
+        .sadd(`${ns}ev:${event.id}`, info.participantId)
+        .sadd(`${ns}held:${proc}`, `${event.id}|${info.participantId}`)
+        .sadd(`${ns}procs`, proc)
         .exec();
       redis.disconnect();
     } else {

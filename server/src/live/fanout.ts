@@ -34,6 +34,8 @@ const refPrefix = 'ref:';
 export class PgFanout implements Fanout {
   #listener: PgListener | undefined;
   #lastCleanup = 0;
+  /** Envelopes are delivered in notification order, also when one has to be fetched from live_message. */
+  #receiving: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly databaseUrl: string,
@@ -45,7 +47,9 @@ export class PgFanout implements Fanout {
     this.#listener = new PgListener(
       this.databaseUrl,
       [channel],
-      (_c, payload) => void this.#receive(payload, deliver),
+      (_c, payload) => {
+        this.#receiving = this.#receiving.then(() => this.#receive(payload, deliver));
+      },
       this.logger,
     );
     await this.#listener.start();
@@ -93,11 +97,15 @@ export class PgFanout implements Fanout {
 export class RedisFanout implements Fanout {
   readonly #pub: Redis;
   readonly #sub: Redis;
+  /** One channel per deployment (namespace = the database's name), so deployments sharing a Redis stay apart. */
+  readonly #channel: string;
 
   constructor(
     redisUrl: string,
     private readonly logger: Logger,
+    namespace: string,
   ) {
+    this.#channel = `gathercast:${channel}:${namespace}`;
     this.#pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
     this.#sub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
     // ioredis reconnects by itself; a lost connection is worth a warning, not a crash.
@@ -113,11 +121,11 @@ export class RedisFanout implements Fanout {
         this.logger.warn({ err }, 'live fan-out message dropped');
       }
     });
-    await this.#sub.subscribe(`gathercast:${channel}`);
+    await this.#sub.subscribe(this.#channel);
   }
 
   async publish(envelope: Envelope): Promise<void> {
-    await this.#pub.publish(`gathercast:${channel}`, JSON.stringify(envelope));
+    await this.#pub.publish(this.#channel, JSON.stringify(envelope));
   }
 
   async stop(): Promise<void> {

@@ -62,14 +62,17 @@ export class LiveGateway implements LiveDeps {
     // Presence entries are per process: a restarted process starts afresh, its old entries expire.
     const processId = randomUUID();
     const redisUrl = ctx.config.redisUrl;
+    // Redis keys and channels are per deployment, i.e. per database, so deployments can share a Redis.
+    const { rows } = await ctx.pool.query<{ db: string }>('select current_database() as db');
+    const namespace = rows[0]!.db;
     let store: PresenceStore;
     if (redisUrl) {
-      const redisStore = new RedisPresenceStore(redisUrl, processId, timing, ctx.logger);
+      const redisStore = new RedisPresenceStore(redisUrl, processId, timing, ctx.logger, namespace);
       await redisStore.start();
       store = redisStore;
     } else store = new PgPresenceStore(ctx.pool, processId, timing);
     const fanout = redisUrl
-      ? new RedisFanout(redisUrl, ctx.logger)
+      ? new RedisFanout(redisUrl, ctx.logger, namespace)
       : new PgFanout(databaseUrl, ctx.pool, ctx.logger);
     const gateway = new LiveGateway(ctx, fanout, store, databaseUrl, timing);
     await fanout.start((envelope) => gateway.#deliver(envelope));

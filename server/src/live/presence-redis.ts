@@ -8,12 +8,18 @@ import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-sto
  * by heartbeat with a TTL); counts of dead processes do not count. The scripts make each
  * join/leave/sweep decision atomic, so exactly one process sees "first" or "last".
  */
-const prefix = 'gc:live:';
-const presenceKey = (eventId: string, participantId: string) => `${prefix}p:${eventId}:${participantId}`;
-const eventSet = (eventId: string) => `${prefix}ev:${eventId}`;
-const procKey = (processId: string) => `${prefix}proc:${processId}`;
-const heldSet = (processId: string) => `${prefix}held:${processId}`;
-const procsSet = `${prefix}procs`;
+/** Keys of one deployment: `gc:live:<namespace>:…` (the namespace is the database's name). */
+const keys = (namespace: string) => {
+  const prefix = `gc:live:${namespace}:`;
+  return {
+    prefix,
+    presence: (eventId: string, participantId: string) => `${prefix}p:${eventId}:${participantId}`,
+    event: (eventId: string) => `${prefix}ev:${eventId}`,
+    proc: (processId: string) => `${prefix}proc:${processId}`,
+    held: (processId: string) => `${prefix}held:${processId}`,
+    procs: `${prefix}procs`,
+  };
+};
 
 const aliveCount = `
 local function alive(key, procPrefix, except)
@@ -62,13 +68,16 @@ return info`;
 
 export class RedisPresenceStore implements PresenceStore {
   readonly #redis: Redis;
+  readonly #k: ReturnType<typeof keys>;
 
   constructor(
     redisUrl: string,
     private readonly processId: string,
     private readonly timing: PresenceTiming,
     logger: Logger,
+    namespace: string,
   ) {
+    this.#k = keys(namespace);
     this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
     this.#redis.on('error', (err) => logger.warn({ err }, 'live presence Redis connection error'));
   }
@@ -81,12 +90,12 @@ export class RedisPresenceStore implements PresenceStore {
     const first = await this.#redis.eval(
       joinScript,
       3,
-      presenceKey(eventId, info.participantId),
-      eventSet(eventId),
-      heldSet(this.processId),
+      this.#k.presence(eventId, info.participantId),
+      this.#k.event(eventId),
+      this.#k.held(this.processId),
       this.processId,
       JSON.stringify(info),
-      `${prefix}proc:`,
+      `${this.#k.prefix}proc:`,
       info.participantId,
       `${eventId}|${info.participantId}`,
     );
@@ -97,12 +106,12 @@ export class RedisPresenceStore implements PresenceStore {
     const info = await this.#redis.eval(
       leaveScript,
       3,
-      presenceKey(eventId, participantId),
-      eventSet(eventId),
-      heldSet(this.processId),
+      this.#k.presence(eventId, participantId),
+      this.#k.event(eventId),
+      this.#k.held(this.processId),
       this.processId,
       '',
-      `${prefix}proc:`,
+      `${this.#k.prefix}proc:`,
       participantId,
       `${eventId}|${participantId}`,
     );
@@ -110,37 +119,37 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async list(eventId: string): Promise<PresenceInfo[]> {
-    const ids = await this.#redis.smembers(eventSet(eventId));
-    const infos = await Promise.all(ids.map((id) => this.#redis.hget(presenceKey(eventId, id), 'info')));
+    const ids = await this.#redis.smembers(this.#k.event(eventId));
+    const infos = await Promise.all(ids.map((id) => this.#redis.hget(this.#k.presence(eventId, id), 'info')));
     return infos.filter((i): i is string => !!i).map((i) => JSON.parse(i) as PresenceInfo);
   }
 
   async heartbeat(): Promise<void> {
     await this.#redis
       .multi()
-      .set(procKey(this.processId), '1', 'PX', this.timing.ttlMs)
-      .sadd(procsSet, this.processId)
+      .set(this.#k.proc(this.processId), '1', 'PX', this.timing.ttlMs)
+      .sadd(this.#k.procs, this.processId)
       .exec();
   }
 
   async sweep(): Promise<{ eventId: string; info: PresenceInfo }[]> {
     const gone: { eventId: string; info: PresenceInfo }[] = [];
-    for (const proc of await this.#redis.smembers(procsSet)) {
-      if (proc === this.processId || (await this.#redis.exists(procKey(proc)))) continue;
-      for (const entry of await this.#redis.smembers(heldSet(proc))) {
+    for (const proc of await this.#redis.smembers(this.#k.procs)) {
+      if (proc === this.processId || (await this.#redis.exists(this.#k.proc(proc)))) continue;
+      for (const entry of await this.#redis.smembers(this.#k.held(proc))) {
         const [eventId, participantId] = entry.split('|') as [string, string];
         const info = await this.#redis.eval(
           sweepScript,
           2,
-          presenceKey(eventId, participantId),
-          eventSet(eventId),
+          this.#k.presence(eventId, participantId),
+          this.#k.event(eventId),
           proc,
-          `${prefix}proc:`,
+          `${this.#k.prefix}proc:`,
           participantId,
         );
         if (typeof info === 'string') gone.push({ eventId, info: JSON.parse(info) as PresenceInfo });
       }
-      await this.#redis.multi().del(heldSet(proc)).srem(procsSet, proc).exec();
+      await this.#redis.multi().del(this.#k.held(proc)).srem(this.#k.procs, proc).exec();
     }
     return gone;
   }
@@ -149,8 +158,8 @@ export class RedisPresenceStore implements PresenceStore {
     // A clean stop: this process holds nothing any more (its connections left one by one before).
     await this.#redis
       .multi()
-      .del(procKey(this.processId))
-      .srem(procsSet, this.processId)
+      .del(this.#k.proc(this.processId))
+      .srem(this.#k.procs, this.processId)
       .exec()
       .catch(() => {});
     this.#redis.disconnect();

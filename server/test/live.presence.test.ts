@@ -148,6 +148,23 @@ describe.each([
     await observer.close();
   });
 
+  it('closes a stopping process’s sockets with 1001 and fires participant.left for them', async () => {
+    const event = await eventIn(gc, 'live');
+    const third = await startReplica(databaseUrl, env);
+    const observer = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
+    const leaving = await LiveClient.join(
+      third,
+      await tokenFor(third, event.id, { role: 'viewer', anonymous: true }),
+    );
+    const { participantId } = leaving.all('welcome')[0]!.identity;
+    await observer.next('presence.joined', (m) => m.participant.participantId === participantId);
+    await third.close();
+    expect(await leaving.closed).toBe(1001);
+    await observer.next('presence.left', (m) => m.participantId === participantId);
+    expect((await leftOf(event.id)).map((p) => p.participantId)).toEqual([participantId]);
+    await observer.close();
+  });
+
   it.runIf(backend === 'PostgreSQL')('carries an envelope over 8000 bytes through the database', async () => {
     const event = await eventIn(gc, 'live');
     const client = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'viewer', anonymous: true }));

@@ -3,6 +3,7 @@ import { narrowRole } from '../events/roles';
 import type { LiveEvent, LivePhase } from './event-state';
 import { groupIntoTables, pairsOf } from './grouping';
 import type { LivePresence } from './presence';
+import type { PresenceInfo } from './presence-store';
 
 /** Speed networking sits people in pairs; rotation config has no room size. */
 export const rotationTableSize = 2;
@@ -31,6 +32,11 @@ export function nextRoundAt(phase: LivePhase, round: number): number | null {
   return phase.startedAt.getTime() + round * Number(phase.config.roundSeconds ?? 60) * 1000;
 }
 
+function eligible(present: PresenceInfo[], phase: LivePhase, participantId: string): boolean {
+  const who = present.find((p) => p.participantId === participantId);
+  return !!who && narrowRole(who.eventRole, phase.modality) === 'participant';
+}
+
 /**
  * Seats in live_table_seat, decided once per (phase, round) under an advisory lock: the first process
  * to ask groups everyone present at that moment; later arrivals join the emptiest table (a new one
@@ -49,14 +55,17 @@ export class LiveTables {
     participantId: string,
     round = currentRound(phase),
   ): Promise<number | null> {
+    // Read before taking a connection and the lock: with Redis presence this is no database work at
+    // all, and with PostgreSQL it must not wait for a pool connection while holding one.
+    const present = await this.presence.list(event.id);
     const client = await this.pool.connect();
     try {
       await client.query('begin');
       await client.query('select pg_advisory_xact_lock(hashtext($1))', [`live-tables:${phase.id}:${round}`]);
       let seats = await this.#seats(client, phase.id, round);
-      if (!seats.size) seats = await this.#assignRound(client, event, phase, round);
+      if (!seats.size) seats = await this.#assignRound(client, event, phase, round, present);
       let table = seats.get(participantId) ?? null;
-      if (table === null && (await this.#eligible(event, phase, participantId))) {
+      if (table === null && eligible(present, phase, participantId)) {
         table = this.#emptiest(seats, tableSize(phase));
         await this.#insert(client, event.id, phase.id, round, new Map([[participantId, table]]));
       }
@@ -79,12 +88,6 @@ export class LiveTables {
     return rows[0]?.n ?? 0;
   }
 
-  async #eligible(event: LiveEvent, phase: LivePhase, participantId: string): Promise<boolean> {
-    const present = await this.presence.list(event.id);
-    const who = present.find((p) => p.participantId === participantId);
-    return !!who && narrowRole(who.eventRole, phase.modality) === 'participant';
-  }
-
   async #seats(client: pg.PoolClient, phaseId: string, round: number): Promise<Map<string, number>> {
     const { rows } = await client.query<{ participant_id: string; table_no: number }>(
       'select participant_id, table_no from live_table_seat where phase_id = $1 and round = $2',
@@ -98,8 +101,8 @@ export class LiveTables {
     event: LiveEvent,
     phase: LivePhase,
     round: number,
+    present: PresenceInfo[],
   ): Promise<Map<string, number>> {
-    const present = await this.presence.list(event.id);
     const ids = present
       .filter((p) => narrowRole(p.eventRole, phase.modality) === 'participant')
       .map((p) => p.participantId)

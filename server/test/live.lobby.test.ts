@@ -95,6 +95,20 @@ describe('meeting lobby', () => {
     await host.close();
   });
 
+  it('keeps a signed-in account with no identity in the workspace waiting too', async () => {
+    const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
+    const token = await tokenFor(t.server, event.id, {
+      role: 'participant',
+      userId: null,
+      participantId: 'account:stranger',
+      name: 'Stranger',
+      via: 'account',
+    });
+    const waiter = await LiveClient.join(t.server, token);
+    expect(waiter.all('welcome')[0]).toMatchObject({ lobby: true });
+    await waiter.close();
+  });
+
   it('lets members of the event in straight away', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
     const { user, token } = await walkIn(event.id);

@@ -22,13 +22,14 @@ export async function lobbyStateAtConnect(
   role: EventRole,
 ): Promise<LobbyState> {
   if (event.governingPhase?.modality !== 'meeting') return 'none';
-  if (isModerator(role) || !claims.userId || (claims.via !== 'account' && claims.via !== 'workspace'))
-    return 'none';
+  if (isModerator(role) || (claims.via !== 'account' && claims.via !== 'workspace')) return 'none';
+  // An account with no identity in the workspace (no userId) is a walk-in for certain.
   const { rows } = await db.query<{ member: boolean; decision: string | null }>(
-    `select exists (select 1 from event_membership m where m.event_id = $1 and m.user_id = $2)
-            or exists (select 1 from app_user u join workspace_member w
-                         on w.account_id = u.account_id and w.workspace_id = $3
-                        where u.id = $2) as member,
+    `select $2::uuid is not null and (
+              exists (select 1 from event_membership m where m.event_id = $1 and m.user_id = $2)
+              or exists (select 1 from app_user u join workspace_member w
+                           on w.account_id = u.account_id and w.workspace_id = $3
+                          where u.id = $2)) as member,
             (select status from live_lobby where event_id = $1 and participant_id = $4) as decision`,
     [event.id, claims.userId, event.workspaceId, claims.participantId],
   );

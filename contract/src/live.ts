@@ -84,7 +84,10 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
     closed: z.boolean(),
   }),
   z.object({ type: z.literal('lobby.waiting'), participant: liveParticipantSchema }),
-  z.object({ type: z.literal('lobby.admitted') }),
+  z.object({
+    type: z.literal('lobby.admitted'),
+    media: mediaGrantSchema.describe('The media grant the admitted participant now holds'),
+  }),
   z.object({ type: z.literal('lobby.denied') }),
   z.object({
     type: z.literal('phase.changed'),

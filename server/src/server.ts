@@ -13,6 +13,7 @@ import { type AppOptions, createApp } from './http/app';
 import { CredentialCache } from './http/credential-cache';
 import { createRateLimitStore } from './http/rate-limit';
 import { DomainEventBus } from './lib/domain-events';
+import { LiveGateway, type LiveOptions } from './live/gateway';
 import { startWebhooks } from './webhooks';
 
 export interface RunningServer {
@@ -29,6 +30,7 @@ export async function startServer(
   config: Config,
   logger: Logger,
   appOptions: AppOptions = {},
+  liveOptions: LiveOptions = {},
 ): Promise<RunningServer> {
   let embedded: EmbeddedDatabase | undefined;
   let databaseUrl = config.databaseUrl;
@@ -57,12 +59,14 @@ export async function startServer(
   };
   const webhooks = await startWebhooks(ctx, databaseUrl);
   const app = createApp(ctx, appOptions);
+  const live = await LiveGateway.start(ctx, databaseUrl, liveOptions);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
     s.on('error', reject);
   });
   server.keepAliveTimeout = 65_000;
+  live.attach(server);
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   logger.info(
@@ -74,6 +78,8 @@ export async function startServer(
   const close = () =>
     (closing ??= (async () => {
       logger.info('shutting down: draining in-flight requests');
+      // Sockets first: their participants leave (participant.left) while the database is still open.
+      await live.close();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();

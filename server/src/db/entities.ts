@@ -2,6 +2,7 @@ import { broadcastEntities } from '../broadcasts/entities';
 import { eventEntities } from '../events/entities';
 import { gatewayEntities } from '../gateway/entities';
 import { identityEntities } from '../identity/entities';
+import { liveEntities } from '../live/entities';
 import { peopleEntities } from '../people/entities';
 import { registrationEntities } from '../public/entities';
 import { webhookEntities } from '../webhooks/entities';
@@ -18,4 +19,5 @@ export const entities = [
   ...webhookEntities,
   ...broadcastEntities,
   ...gatewayEntities,
+  ...liveEntities,
 ];

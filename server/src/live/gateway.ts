@@ -1,0 +1,270 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { LiveServerMessage } from '@gathercast/contract';
+import { type WebSocket, WebSocketServer } from 'ws';
+import type { AppContext } from '../app-context';
+import { type GatewayClaims, InvalidGatewayToken } from '../gateway/gateway-tokens';
+import { closeCodes, LiveConnection } from './connection';
+import type { LiveDeps } from './deps';
+import { dispatch } from './dispatch';
+import { type LiveEvent, loadLiveEvent, roleIn } from './event-state';
+import { type Envelope, type Fanout, PgFanout, RedisFanout } from './fanout';
+import { enterLobby, leaveLobby, waitingMessage } from './lobby';
+import { PhaseChanges } from './phase-changes';
+import { LivePresence } from './presence';
+import { PgPresenceStore } from './presence-pg';
+import { RedisPresenceStore } from './presence-redis';
+import { defaultPresenceTiming, type PresenceStore, type PresenceTiming } from './presence-store';
+import { LiveTables } from './tables';
+import { welcomeConnection } from './welcome';
+
+export const livePath = '/v1/live';
+/** Largest client message accepted; bigger frames close the socket with 1009. */
+const maxPayloadBytes = 16 * 1024;
+const pingIntervalMs = 30_000;
+const eventCacheMs = 1000;
+
+export interface LiveOptions {
+  presence?: PresenceTiming;
+}
+
+/**
+ * The live gateway (decisions §1, §8): WebSockets on GET /v1/live?token=… beside the API. Each
+ * process keeps its own sockets; envelopes (fan-out), presence and the event's state are shared
+ * through PostgreSQL or, with REDIS_URL, Redis, so processes on one database serve an event together.
+ */
+export class LiveGateway implements LiveDeps {
+  readonly #wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes });
+  readonly #byEvent = new Map<string, Set<LiveConnection>>();
+  readonly #events = new Map<string, { at: number; value: Promise<LiveEvent | null> }>();
+  readonly presence: LivePresence;
+  readonly tables: LiveTables;
+  readonly phaseChanges: PhaseChanges;
+  readonly #leaving = new Set<Promise<void>>();
+  #ping: NodeJS.Timeout | undefined;
+  #closing = false;
+
+  private constructor(
+    readonly ctx: AppContext,
+    readonly fanout: Fanout,
+    store: PresenceStore,
+    databaseUrl: string,
+    timing: PresenceTiming,
+  ) {
+    this.presence = new LivePresence(ctx, store, fanout, timing);
+    this.tables = new LiveTables(ctx.pool, this.presence);
+    this.phaseChanges = new PhaseChanges(this, databaseUrl, (id) => this.#events.delete(id));
+  }
+
+  static async start(ctx: AppContext, databaseUrl: string, options: LiveOptions = {}): Promise<LiveGateway> {
+    const timing = options.presence ?? defaultPresenceTiming;
+    // Presence entries are per process: a restarted process starts afresh, its old entries expire.
+    const processId = randomUUID();
+    const redisUrl = ctx.config.redisUrl;
+    // Redis keys and channels are per deployment, i.e. per database, so deployments can share a Redis.
+    const { rows } = await ctx.pool.query<{ db: string }>('select current_database() as db');
+    const namespace = rows[0]!.db;
+    let store: PresenceStore;
+    if (redisUrl) {
+      const redisStore = new RedisPresenceStore(redisUrl, processId, timing, ctx.logger, namespace);
+      await redisStore.start();
+      store = redisStore;
+    } else store = new PgPresenceStore(ctx.pool, processId, timing);
+    const fanout = redisUrl
+      ? new RedisFanout(redisUrl, ctx.logger, namespace)
+      : new PgFanout(databaseUrl, ctx.pool, ctx.logger);
+    const gateway = new LiveGateway(ctx, fanout, store, databaseUrl, timing);
+    await fanout.start((envelope) => gateway.#deliver(envelope));
+    await gateway.phaseChanges.start();
+    gateway.presence.start();
+    gateway.#ping = setInterval(() => gateway.#pingAll(), pingIntervalMs);
+    gateway.#ping.unref();
+    return gateway;
+  }
+
+  attach(server: Server): void {
+    server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+      void this.#upgrade(req, socket, head);
+    });
+  }
+
+  event(eventId: string): Promise<LiveEvent | null> {
+    const cached = this.#events.get(eventId);
+    if (cached && Date.now() - cached.at < eventCacheMs) return cached.value;
+    const value = loadLiveEvent(this.ctx.pool, eventId);
+    this.#events.set(eventId, { at: Date.now(), value });
+    value.catch(() => this.#events.delete(eventId));
+    return value;
+  }
+
+  local(eventId: string): LiveConnection[] {
+    return [...(this.#byEvent.get(eventId) ?? [])];
+  }
+
+  async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    if (url.pathname !== livePath)
+      return refuse(socket, 404, 'not_found', `No WebSocket endpoint at ${url.pathname}`, this.ctx);
+    if (this.#closing) return refuse(socket, 503, 'unavailable', 'The server is shutting down', this.ctx);
+    const token = url.searchParams.get('token');
+    let claims: GatewayClaims;
+    try {
+      if (!token) throw new InvalidGatewayToken('missing token');
+      claims = await this.ctx.gatewayTokens.verify(token);
+    } catch (err) {
+      if (!(err instanceof InvalidGatewayToken)) this.ctx.logger.error({ err }, 'gateway token check failed');
+      return refuse(
+        socket,
+        401,
+        'unauthorized',
+        'A valid, unexpired gateway token is required (?token=)',
+        this.ctx,
+      );
+    }
+    const event = await this.event(claims.eventId).catch(() => null);
+    if (!event) return refuse(socket, 404, 'not_found', 'Event not found', this.ctx);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => void this.#open(ws, claims, event));
+  }
+
+  async #open(ws: WebSocket, claims: GatewayClaims, event: LiveEvent): Promise<void> {
+    const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.role));
+    ws.on('pong', () => {
+      conn.alive = true;
+    });
+    if (event.status === 'ended') {
+      conn.release();
+      conn.send({ type: 'error', code: 'invalid_state', detail: 'The event has ended' });
+      conn.close(closeCodes.eventNotLive, 'event ended');
+      return;
+    }
+    const set = this.#byEvent.get(event.id) ?? new Set<LiveConnection>();
+    this.#byEvent.set(event.id, set);
+    set.add(conn);
+    const ready = welcomeConnection(this, conn, event).catch(async (err: unknown) => {
+      // The event may have ended or been deleted while the socket was being set up.
+      const now = await loadLiveEvent(this.ctx.pool, event.id).catch(() => undefined);
+      if (now === null || now?.status === 'ended') {
+        conn.send({ type: 'event.ended' });
+        conn.close(closeCodes.eventEnded, 'event ended');
+        return;
+      }
+      this.ctx.logger.error({ err }, 'live connection setup failed');
+      conn.close(1011, 'setup failed');
+    });
+    // Messages wait for the welcome (and presence) to be done, in order.
+    let chain: Promise<void> = ready;
+    ws.on('message', (data, isBinary) => {
+      const raw = isBinary ? '' : data.toString();
+      chain = chain.then(() => dispatch(this, conn, raw));
+    });
+    ws.on('close', () => {
+      conn.closed = true;
+      set.delete(conn);
+      if (!set.size && this.#byEvent.get(event.id) === set) {
+        this.#byEvent.delete(event.id);
+        this.#events.delete(event.id);
+      }
+      const leaving = chain.then(() => this.#gone(conn));
+      this.#leaving.add(leaving);
+      void leaving.then(() => this.#leaving.delete(leaving));
+    });
+  }
+
+  /** After a socket closes: leave presence (participant.left on the last one anywhere), or the lobby. */
+  async #gone(conn: LiveConnection): Promise<void> {
+    try {
+      if (conn.joined) await this.presence.leave(conn.workspaceId, conn.eventId, conn.participantId);
+      else if (conn.lobby && !this.local(conn.eventId).some((c) => c.participantId === conn.participantId))
+        await leaveLobby(this.ctx.pool, conn.eventId, conn.participantId);
+    } catch (err) {
+      this.ctx.logger.warn({ err }, 'live presence leave failed');
+    }
+  }
+
+  /** Called with every envelope any process published. */
+  #deliver(envelope: Envelope): void {
+    for (const conn of this.#byEvent.get(envelope.eventId) ?? []) {
+      const t = envelope.target;
+      if (t.to === 'moderators' && !(conn.role === 'host' || conn.role === 'workspace_admin')) continue;
+      if (t.to === 'participant' && conn.participantId !== t.participantId) continue;
+      if (envelope.message) conn.send(envelope.message);
+      if (envelope.action === 'lobby.admit' && conn.lobby) void this.#admit(conn);
+      if (envelope.action === 'lobby.deny' && conn.lobby) {
+        conn.lobby = false;
+        conn.send({ type: 'lobby.denied' });
+        conn.close(closeCodes.lobbyDenied, 'denied by a host');
+      }
+    }
+  }
+
+  async #admit(conn: LiveConnection): Promise<void> {
+    try {
+      const event = await this.event(conn.eventId);
+      if (!event) return;
+      await welcomeConnection(this, conn, event, { admitted: true });
+    } catch (err) {
+      this.ctx.logger.error({ err }, 'lobby admission failed');
+    }
+  }
+
+  /** A walk-in waits: hosts everywhere hear of it. */
+  async lobbyWait(conn: LiveConnection): Promise<void> {
+    const info = conn.presenceInfo();
+    await enterLobby(this.ctx.pool, conn.eventId, info);
+    await this.fanout.publish({
+      eventId: conn.eventId,
+      target: { to: 'moderators' },
+      message: waitingMessage(info),
+    });
+  }
+
+  /** Sends a message straight to one local connection set (used by phase changes). */
+  sendLocal(eventId: string, message: LiveServerMessage): void {
+    for (const conn of this.local(eventId)) conn.send(message);
+  }
+
+  #pingAll(): void {
+    for (const set of this.#byEvent.values())
+      for (const conn of set) {
+        if (!conn.alive) {
+          conn.ws.terminate();
+          continue;
+        }
+        conn.alive = false;
+        if (conn.ws.readyState === conn.ws.OPEN) conn.ws.ping();
+      }
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    clearInterval(this.#ping);
+    const closed = [...this.#byEvent.values()]
+      .flatMap((set) => [...set])
+      .map(
+        (conn) =>
+          new Promise<void>((resolve) => {
+            conn.ws.once('close', () => resolve());
+            conn.close(closeCodes.goingAway, 'server shutting down');
+            setTimeout(() => {
+              conn.ws.terminate();
+              resolve();
+            }, 2000).unref();
+          }),
+      );
+    await Promise.all(closed);
+    await Promise.all([...this.#leaving]);
+    await this.phaseChanges.stop();
+    await this.presence.stop();
+    await this.fanout.stop();
+    this.#wss.close();
+  }
+}
+
+function refuse(socket: Duplex, status: number, code: string, detail: string, ctx: AppContext): void {
+  const body = JSON.stringify({ type: `${ctx.config.errorsBaseUrl}/${code}`, code, detail });
+  const reason = { 401: 'Unauthorized', 404: 'Not Found', 503: 'Service Unavailable' }[status] ?? 'Error';
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
+}

@@ -1,0 +1,37 @@
+import type { EventRole } from '@gathercast/contract';
+
+/** What presence remembers of a participant (for presence messages and the participant.left webhook). */
+export interface PresenceInfo {
+  participantId: string;
+  userId: string | null;
+  name: string | null;
+  /** Narrowed for the phase it joined in. */
+  role: EventRole;
+  /** The token's role (narrowed to the event, not to a phase): what later phases narrow again. */
+  eventRole: EventRole;
+  anonymous: boolean;
+}
+
+/**
+ * Connections per participant, counted across every server process. `join` and `leave` run once
+ * per connection; they answer whether this was the participant's first (last) connection anywhere.
+ * Each process renews its own entries with `heartbeat`; `sweep` drops the entries of processes that
+ * stopped renewing (crashed) and answers the participants who are therefore gone.
+ */
+export interface PresenceStore {
+  join(eventId: string, info: PresenceInfo): Promise<boolean>;
+  leave(eventId: string, participantId: string): Promise<PresenceInfo | null>;
+  list(eventId: string): Promise<PresenceInfo[]>;
+  heartbeat(): Promise<void>;
+  sweep(): Promise<{ eventId: string; info: PresenceInfo }[]>;
+  stop(): Promise<void>;
+}
+
+export interface PresenceTiming {
+  /** How often a process renews its presence entries and sweeps expired ones. */
+  heartbeatMs: number;
+  /** How long an entry lives without renewal. */
+  ttlMs: number;
+}
+
+export const defaultPresenceTiming: PresenceTiming = { heartbeatMs: 10_000, ttlMs: 30_000 };

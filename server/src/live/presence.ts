@@ -1,0 +1,110 @@
+import type { AppContext } from '../app-context';
+import type { Fanout } from './fanout';
+import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+
+/**
+ * Participant presence (spec "Participant presence rules"): joined fires on a participant's first
+ * connection anywhere and left on their last, as a webhook (participant.joined / participant.left,
+ * recorded in the outbox) and as presence.joined / presence.left to the event's sockets. Calls for
+ * one participant run one after another in this process, so a quick reconnect cannot overtake a leave.
+ */
+export class LivePresence {
+  readonly #chains = new Map<string, Promise<unknown>>();
+  #timer: NodeJS.Timeout | undefined;
+  #ticking = false;
+
+  constructor(
+    private readonly ctx: AppContext,
+    private readonly store: PresenceStore,
+    private readonly fanout: Fanout,
+    private readonly timing: PresenceTiming,
+  ) {}
+
+  start(): void {
+    this.#timer = setInterval(() => void this.#tick(), this.timing.heartbeatMs);
+    this.#timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    await Promise.allSettled([...this.#chains.values()]);
+    await this.store.stop();
+  }
+
+  list(eventId: string): Promise<PresenceInfo[]> {
+    return this.store.list(eventId);
+  }
+
+  join(workspaceId: string, eventId: string, info: PresenceInfo): Promise<void> {
+    return this.#serial(`${eventId}/${info.participantId}`, async () => {
+      if (!(await this.store.join(eventId, info))) return;
+      await this.#announce('participant.joined', workspaceId, eventId, info);
+    });
+  }
+
+  leave(workspaceId: string, eventId: string, participantId: string): Promise<void> {
+    return this.#serial(`${eventId}/${participantId}`, async () => {
+      const info = await this.store.leave(eventId, participantId);
+      if (info) await this.#announce('participant.left', workspaceId, eventId, info);
+    });
+  }
+
+  async #announce(
+    type: 'participant.joined' | 'participant.left',
+    workspaceId: string,
+    eventId: string,
+    info: PresenceInfo,
+  ): Promise<void> {
+    await this.ctx.orm.em.fork().transactional((tx) =>
+      this.ctx.bus.record(tx, {
+        type,
+        workspaceId,
+        eventId,
+        data: {
+          participantId: info.participantId,
+          ...(info.userId && !info.anonymous ? { userId: info.userId } : {}),
+          anonymous: info.anonymous,
+          role: info.role,
+        },
+      }),
+    );
+    const { participantId, name, role, anonymous } = info;
+    await this.fanout.publish({
+      eventId,
+      target: { to: 'all' },
+      message:
+        type === 'participant.joined'
+          ? { type: 'presence.joined', participant: { participantId, name, role, anonymous } }
+          : { type: 'presence.left', participantId },
+    });
+  }
+
+  #serial(key: string, fn: () => Promise<void>): Promise<void> {
+    const run = (this.#chains.get(key) ?? Promise.resolve()).then(fn, fn);
+    const tail = run.catch(() => {});
+    this.#chains.set(key, tail);
+    void tail.then(() => {
+      if (this.#chains.get(key) === tail) this.#chains.delete(key);
+    });
+    return run;
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#ticking) return;
+    this.#ticking = true;
+    try {
+      await this.store.heartbeat();
+      for (const { eventId, info } of await this.store.sweep()) {
+        const { rows } = await this.ctx.pool.query<{ workspace_id: string }>(
+          'select workspace_id from event where id = $1',
+          [eventId],
+        );
+        if (rows[0]) await this.#announce('participant.left', rows[0].workspace_id, eventId, info);
+      }
+    } catch (err) {
+      this.ctx.logger.warn({ err }, 'live presence heartbeat failed');
+    } finally {
+      this.#ticking = false;
+    }
+  }
+}

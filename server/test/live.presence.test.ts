@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { GathercastClient } from '@gathercast/sdk';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgFanout } from '../src/live/fanout';
+import type { RunningServer } from '../src/server';
+import { createTestDatabase } from './support/database';
+import { eventIn } from './support/events';
+import { createWorkspace, withDb } from './support/fixtures';
+import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
+import { createClient } from '@gathercast/sdk';
+
+const redisUrl = 'redis://127.0.0.1:6379';
+
+/** Two server processes on one database, as decisions §8 asks: once without Redis, once with it. */
+describe.each([
+  ['PostgreSQL', {}],
+  ['Redis', { REDIS_URL: redisUrl }],
+])('live presence and fan-out across two processes (%s)', (backend, env) => {
+  let a: RunningServer;
+  let b: RunningServer;
+  let databaseUrl: string;
+  let gc: GathercastClient;
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    [a, b] = await Promise.all([startReplica(databaseUrl, env), startReplica(databaseUrl, env)]);
+    gc = createClient({ baseUrl: a.url, apiKey: (await createWorkspace(databaseUrl)).apiKey });
+  });
+  afterAll(async () => {
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  const joinedOf = (eventId: string) => recorded(databaseUrl, eventId, 'participant.joined');
+  const leftOf = (eventId: string) => recorded(databaseUrl, eventId, 'participant.left');
+
+  it('fires participant.joined once for a participant with tabs on both processes, and left after the last tab', async () => {
+    const event = await eventIn(gc, 'live');
+    const userId = randomUUID();
+    const observer = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'host' }));
+    const tab1 = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker', userId }));
+    const tab2 = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'speaker', userId }));
+    await observer.next('presence.joined', (m) => m.participant.participantId === `user:${userId}`);
+    const joined = await eventually(
+      () => joinedOf(event.id),
+      (r) => r.length >= 2,
+    );
+    expect(joined.filter((p) => p.participantId === `user:${userId}`)).toEqual([
+      { participantId: `user:${userId}`, userId, anonymous: false, role: 'speaker' },
+    ]);
+    await tab1.close();
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await leftOf(event.id)).length).toBe(0);
+    await tab2.close();
+    await observer.next('presence.left', (m) => m.participantId === `user:${userId}`);
+    expect(
+      await eventually(
+        () => leftOf(event.id),
+        (r) => r.length === 1,
+      ),
+    ).toEqual([{ participantId: `user:${userId}`, userId, anonymous: false, role: 'speaker' }]);
+    expect(
+      observer.all('presence.joined').filter((m) => m.participant.participantId === `user:${userId}`),
+    ).toHaveLength(1);
+    await observer.close();
+  });
+
+  it('counts each anonymous viewer as a participant of their own', async () => {
+    const event = await eventIn(gc, 'live');
+    const v1 = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'viewer', anonymous: true }));
+    const v2 = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'viewer', anonymous: true }));
+    const joined = await eventually(
+      () => joinedOf(event.id),
+      (r) => r.length === 2,
+    );
+    expect(joined).toHaveLength(2);
+    for (const p of joined) {
+      expect(p).toEqual({ participantId: expect.stringMatching(/^anon:/), anonymous: true, role: 'viewer' });
+    }
+    expect(joined[0]!.participantId).not.toBe(joined[1]!.participantId);
+    await v1.close();
+    await v2.close();
+    expect(
+      await eventually(
+        () => leftOf(event.id),
+        (r) => r.length === 2,
+      ),
+    ).toHaveLength(2);
+  });
+
+  it('delivers a message sent on one process to the sockets of the other', async () => {
+    const event = await eventIn(gc, 'live', [{ modality: 'broadcast', featureSet: ['chat'] }]);
+    const onA = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'viewer', name: 'Vi' }));
+    const onB = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'host' }));
+    onA.send({ type: 'chat.send', text: `hello over ${backend}` });
+    const got = await onB.next('chat.message');
+    expect(got).toMatchObject({ text: `hello over ${backend}`, from: { name: 'Vi', role: 'viewer' } });
+    expect(new Date(got.sentAt).toString()).not.toBe('Invalid Date');
+    await onA.next('chat.message');
+    onB.send({ type: 'announcement.send', text: 'Doors close soon' });
+    expect(await onA.next('announcement')).toEqual({ type: 'announcement', text: 'Doors close soon' });
+    await onA.close();
+    await onB.close();
+  });
+
+  it('fires participant.left for participants of a process that stopped renewing its presence', async () => {
+    const event = await eventIn(gc, 'live');
+    const observer = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
+    const dead = randomUUID();
+    const info = {
+      participantId: `user:${dead}`,
+      userId: dead,
+      name: 'Gone',
+      role: 'viewer',
+      eventRole: 'viewer',
+      anonymous: false,
+    };
+    // What a crashed process leaves behind: entries nobody renews any more.
+    if (backend === 'Redis') {
+      const redis = new Redis(redisUrl);
+      const proc = randomUUID();
+      const ns = `gc:live:${new URL(databaseUrl).pathname.slice(1)}:`;
+      await redis
+        .multi()
+        .hset(`${ns}p:${event.id}:${info.participantId}`, proc, '1', 'info', JSON.stringify(info))
+        .sadd(`${ns}ev:${event.id}`, info.participantId)
+        .sadd(`${ns}held:${proc}`, `${event.id}|${info.participantId}`)
+        .sadd(`${ns}procs`, proc)
+        .exec();
+      redis.disconnect();
+    } else {
+      await withDb(databaseUrl, (db) =>
+        db.query(
+          `insert into live_presence (event_id, participant_id, process_id, connections, info, expires_at)
+           values ($1, $2, $3, 1, $4, now() - interval '1 second')`,
+          [event.id, info.participantId, randomUUID(), JSON.stringify(info)],
+        ),
+      );
+    }
+    await observer.next('presence.left', (m) => m.participantId === info.participantId);
+    expect(
+      await eventually(
+        () => leftOf(event.id),
+        (r) => r.length >= 1,
+      ),
+    ).toEqual([{ participantId: info.participantId, userId: dead, anonymous: false, role: 'viewer' }]);
+    await observer.close();
+  });
+
+  it('closes a stopping process’s sockets with 1001 and fires participant.left for them', async () => {
+    const event = await eventIn(gc, 'live');
+    const third = await startReplica(databaseUrl, env);
+    const observer = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
+    const leaving = await LiveClient.join(
+      third,
+      await tokenFor(third, event.id, { role: 'viewer', anonymous: true }),
+    );
+    const { participantId } = leaving.all('welcome')[0]!.identity;
+    await observer.next('presence.joined', (m) => m.participant.participantId === participantId);
+    await third.close();
+    expect(await leaving.closed).toBe(1001);
+    await observer.next('presence.left', (m) => m.participantId === participantId);
+    expect((await leftOf(event.id)).map((p) => p.participantId)).toEqual([participantId]);
+    await observer.close();
+  });
+
+  it.runIf(backend === 'PostgreSQL')('carries an envelope over 8000 bytes through the database', async () => {
+    const event = await eventIn(gc, 'live');
+    const client = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'viewer', anonymous: true }));
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+    const fanout = new PgFanout(databaseUrl, pool, pino({ level: 'silent' }));
+    const text = 'x'.repeat(20_000);
+    await fanout.publish({
+      eventId: event.id,
+      target: { to: 'all' },
+      message: { type: 'announcement', text },
+    });
+    expect((await client.next('announcement')).text).toBe(text);
+    await pool.end();
+    await client.close();
+  });
+});

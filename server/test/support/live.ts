@@ -1,0 +1,211 @@
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { type EventRole, type LiveServerMessage, liveServerMessageSchema } from '@gathercast/contract';
+import WebSocket from 'ws';
+import { loadConfig } from '../../src/config';
+import type { GatewayClaims } from '../../src/gateway/gateway-tokens';
+import type { LiveOptions } from '../../src/live/gateway';
+import { createLogger } from '../../src/logger';
+import { type RunningServer, startServer } from '../../src/server';
+import { withDb } from './fixtures';
+import { freePort } from './ports';
+
+/** Fast presence heartbeats so expiry tests finish in seconds. */
+export const fastLive: LiveOptions = { presence: { heartbeatMs: 200, ttlMs: 1000 } };
+
+/** A second (or third) server process on an existing database, as a deployment's replica. */
+export async function startReplica(
+  databaseUrl: string,
+  env: Record<string, string | undefined> = {},
+  live: LiveOptions = fastLive,
+): Promise<RunningServer> {
+  const port = await freePort();
+  const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    ...env,
+  } as NodeJS.ProcessEnv);
+  const sink = new Writable({ write: (_c, _e, cb) => cb() });
+  return startServer(config, createLogger(config.logLevel, sink), {}, live);
+}
+
+export async function tokenFor(
+  server: RunningServer,
+  eventId: string,
+  claims: Partial<GatewayClaims> & { role: EventRole },
+): Promise<string> {
+  const userId = claims.userId === undefined ? randomUUID() : claims.userId;
+  const anonymous = claims.anonymous ?? false;
+  const full: GatewayClaims = {
+    eventId,
+    participantId: anonymous ? `anon:${randomUUID()}` : `user:${userId}`,
+    userId: anonymous ? null : userId,
+    name: anonymous ? null : 'Pat',
+    anonymous,
+    via: anonymous ? 'anonymous' : 'account',
+    ...claims,
+  };
+  return (await server.ctx.gatewayTokens.sign(full)).token;
+}
+
+/** A test's WebSocket client: every message kept in order, waited for by type. */
+export class LiveClient {
+  readonly messages: LiveServerMessage[] = [];
+  /** Server messages that did not match `liveServerMessageSchema`; `close()` fails when there are any. */
+  readonly invalid: string[] = [];
+  closeCode: number | undefined;
+  readonly closed: Promise<number>;
+  #cursor = 0;
+  #waiters = new Set<() => void>();
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data) => {
+      const message = JSON.parse(String(data)) as LiveServerMessage;
+      // Every server message must match the contract exactly as the SDK types it.
+      const parsed = liveServerMessageSchema.safeParse(message);
+      if (!parsed.success) this.invalid.push(`${JSON.stringify(message)}: ${parsed.error.message}`);
+      this.messages.push(message);
+      for (const w of this.#waiters) w();
+    });
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code) => {
+        this.closeCode = code;
+        for (const w of this.#waiters) w();
+        resolve(code);
+      }),
+    );
+  }
+
+  static connect(server: RunningServer, token: string): Promise<LiveClient> {
+    const ws = new WebSocket(
+      `${server.url.replace('http', 'ws')}/v1/live?token=${encodeURIComponent(token)}`,
+    );
+    const client = new LiveClient(ws);
+    return new Promise((resolve, reject) => {
+      ws.once('open', () => resolve(client));
+      ws.once('error', reject);
+      ws.once('unexpected-response', (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
+    });
+  }
+
+  /** Connects and waits for the welcome. */
+  static async join(server: RunningServer, token: string): Promise<LiveClient> {
+    const client = await LiveClient.connect(server, token);
+    await client.next('welcome');
+    return client;
+  }
+
+  send(message: unknown): void {
+    this.ws.send(typeof message === 'string' ? message : JSON.stringify(message));
+  }
+
+  /** The next message of `type` (after the last one returned) matching `match`. */
+  async next<T extends LiveServerMessage['type']>(
+    type: T,
+    match: (m: Extract<LiveServerMessage, { type: T }>) => boolean = () => true,
+    timeoutMs = 5000,
+  ): Promise<Extract<LiveServerMessage, { type: T }>> {
+    const find = () => {
+      for (let i = this.#cursor; i < this.messages.length; i++) {
+        const m = this.messages[i]!;
+        if (m.type === type && match(m as Extract<LiveServerMessage, { type: T }>)) {
+          this.#cursor = i + 1;
+          return m as Extract<LiveServerMessage, { type: T }>;
+        }
+      }
+      return undefined;
+    };
+    const found = find();
+    if (found) return found;
+    return new Promise((resolve, reject) => {
+      const check = () => {
+        const m = find();
+        if (m) {
+          done();
+          resolve(m);
+        } else if (this.closeCode !== undefined) {
+          done();
+          reject(
+            new Error(
+              `socket closed (${this.closeCode}) before ${type}; got ${JSON.stringify(this.messages)}`,
+            ),
+          );
+        }
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`no ${type} within ${timeoutMs} ms; got ${JSON.stringify(this.messages)}`));
+      }, timeoutMs);
+      const done = () => {
+        clearTimeout(timer);
+        this.#waiters.delete(check);
+      };
+      this.#waiters.add(check);
+    });
+  }
+
+  /** All messages of a type received so far. */
+  all<T extends LiveServerMessage['type']>(type: T): Extract<LiveServerMessage, { type: T }>[] {
+    return this.messages.filter((m) => m.type === type) as Extract<LiveServerMessage, { type: T }>[];
+  }
+
+  async close(): Promise<void> {
+    if (this.closeCode === undefined) {
+      this.ws.close();
+      await this.closed;
+    }
+    if (this.invalid.length) throw new Error(`messages outside the contract:\n${this.invalid.join('\n')}`);
+  }
+}
+
+/** The upgrade refusal for a URL: status and problem body. */
+export function refusal(
+  url: string,
+): Promise<{ status: number; body: Record<string, unknown>; type: string }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.once('open', () => reject(new Error('upgrade accepted')));
+    ws.once('error', () => {});
+    ws.once('unexpected-response', (_req, res) => {
+      let body = '';
+      res.on('data', (c: Buffer) => {
+        body += c.toString();
+      });
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body: JSON.parse(body),
+          type: String(res.headers['content-type']),
+        }),
+      );
+    });
+  });
+}
+
+/** Webhook outbox rows (domain events) of one type for an event, oldest first. */
+export const recorded = (databaseUrl: string, eventId: string, type: string) =>
+  withDb(databaseUrl, async (db) => {
+    const { rows } = await db.query<{ payload: Record<string, unknown> }>(
+      'select payload from domain_event where event_id = $1 and type = $2 order by occurred_at, id',
+      [eventId, type],
+    );
+    return rows.map((r) => r.payload);
+  });
+
+/** Polls `check` until it holds (cross-process effects arrive asynchronously). */
+export async function eventually<T>(
+  check: () => Promise<T>,
+  ok: (v: T) => boolean,
+  timeoutMs = 5000,
+): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await check();
+    if (ok(v) || Date.now() > until) return v;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const playlistOf = (broadcastId: string) => `${t.url}/hls/${broadcastId}/index.m3u8`;
+const playlistOf = (eventId: string) => `${t.url}/hls/evt_${eventId}_stage/index.m3u8`;
 
 const start = (id: string, client = gc) => client.broadcast.start({ params: { id } });
 const pause = (id: string, client = gc) => client.broadcast.pause({ params: { id } });
@@ -57,14 +57,14 @@ const broadcastRows = (eventId: string) =>
   );
 
 describe('start', () => {
-  it('starts the active broadcast phase: live, a new broadcastId and its HLS playlist under HLS_BASE_URL', async () => {
+  it('starts the active broadcast phase: live, a new broadcastId and the stage playlist under HLS_BASE_URL', async () => {
     const event = await liveBroadcastEvent();
     const started = await start(event.id);
     expect(started).toEqual({
       broadcastId: expect.stringMatching(uuidShape),
       eventId: event.id,
       status: 'live',
-      playbackUrl: playlistOf(started.broadcastId),
+      playbackUrl: playlistOf(event.id),
     });
     expect(await broadcastTypes(event.id)).toEqual(['broadcast.live']);
   });
@@ -120,7 +120,7 @@ describe('start', () => {
       broadcastId: second.broadcastId,
       eventId: event.id,
       status: 'live',
-      playbackUrl: playlistOf(second.broadcastId),
+      playbackUrl: playlistOf(event.id),
     });
     expect(await broadcastRows(event.id)).toEqual([
       { id: first.broadcastId, status: 'ended', ended: true },
@@ -336,7 +336,9 @@ describe('HLS_BASE_URL', () => {
       const client = custom.client({ apiKey: (await createWorkspace(custom.databaseUrl)).apiKey });
       const event = await eventIn(client, 'live');
       const started = await client.broadcast.start({ params: { id: event.id } });
-      expect(started.playbackUrl).toBe(`https://cdn.example.test/live/${started.broadcastId}/index.m3u8`);
+      expect(started.playbackUrl).toBe(
+        `https://cdn.example.test/live/evt_${started.eventId}_stage/index.m3u8`,
+      );
     } finally {
       await custom.close();
     }

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../db/sql';
+import { stagePlaybackUrl } from '../lib/media-rooms';
 
 export type RunningStatus = 'live' | 'paused';
 
@@ -9,13 +10,6 @@ export interface BroadcastState {
   status: RunningStatus;
   playbackUrl: string;
 }
-
-/**
- * The HLS playlist of a broadcast (decisions.md §2): derived from its id only, so it stays the same
- * across pauses and resumes of one broadcast, and a later broadcast phase gets a URL of its own.
- */
-export const playbackUrl = (hlsBaseUrl: string, broadcastId: string): string =>
-  `${hlsBaseUrl}/${broadcastId}/index.m3u8`;
 
 /**
  * The running broadcast of an event, or null. Besides the broadcast's own status (the phase trigger
@@ -37,6 +31,6 @@ export async function activeBroadcastOf(
   );
   const row = rows[0];
   return row
-    ? { broadcastId: row.id, status: row.status, playbackUrl: playbackUrl(hlsBaseUrl, row.id) }
+    ? { broadcastId: row.id, status: row.status, playbackUrl: stagePlaybackUrl(hlsBaseUrl, eventId) }
     : null;
 }

@@ -6,7 +6,8 @@ import { lockEvent } from '../events/locks';
 import type { EventRow } from '../events/mapping';
 import { problem } from '../http/problem';
 import type { Actor } from '../lib/actor';
-import { playbackUrl, type RunningStatus } from './active-broadcast';
+import { stagePlaybackUrl } from '../lib/media-rooms';
+import type { RunningStatus } from './active-broadcast';
 
 /**
  * Start and pause (docs/broadcasts.md). Each call runs in one transaction holding the event row lock,
@@ -32,7 +33,7 @@ const answer = (ctx: Ctx, eventId: string, id: string, status: RunningStatus): B
   broadcastId: id,
   eventId,
   status,
-  playbackUrl: playbackUrl(ctx.config.hlsBaseUrl, id),
+  playbackUrl: stagePlaybackUrl(ctx.config.hlsBaseUrl, eventId),
 });
 
 /** The active phase of a live event, which must be a broadcast phase; anything else is invalid_state. */

@@ -1,6 +1,7 @@
 import type { EventRole, Modality } from '@gathercast/contract';
 import { AccessToken } from 'livekit-server-sdk';
 import type { Config } from '../config';
+import { stagePlaybackUrl, stageRoom, tableRoom } from '../lib/media-rooms';
 
 /** The media grant of the contract's `mediaGrantSchema`. */
 export interface MediaGrant {
@@ -12,12 +13,6 @@ export interface MediaGrant {
   roomAdmin: boolean;
   playbackUrl: string | null;
 }
-
-export const stageRoom = (eventId: string) => `evt_${eventId}_stage`;
-export const tableRoom = (eventId: string, table: number) => `evt_${eventId}_table_${table}`;
-/** HLS playback of an event's stage (decisions §2 HLS_BASE_URL). */
-export const playbackUrlOf = (config: Config, eventId: string) =>
-  `${config.hlsBaseUrl}/${stageRoom(eventId)}/index.m3u8`;
 
 /** Hosts and workspace admins moderate the live plane (spec, Authentication rule 6). */
 export const isModerator = (role: EventRole) => role === 'host' || role === 'workspace_admin';
@@ -96,7 +91,7 @@ export function phaseGrant(
         canSubscribe: true,
         roomAdmin: admin,
       });
-    return noSeat(config, playbackUrlOf(config, who.eventId));
+    return noSeat(config, stagePlaybackUrl(config.hlsBaseUrl, who.eventId));
   }
   if (who.role === 'viewer') return noSeat(config);
   if (modality === 'meeting')

@@ -1,3 +1,4 @@
+import { contentEntities } from '../content/entities';
 import { eventEntities } from '../events/entities';
 import { identityEntities } from '../identity/entities';
 import { peopleEntities } from '../people/entities';
@@ -14,4 +15,5 @@ export const entities = [
   ...eventEntities,
   ...registrationEntities,
   ...webhookEntities,
+  ...contentEntities,
 ];

@@ -4,6 +4,7 @@ import { isAppRoute } from '@ts-rest/core';
 import { idpRoutes } from '../accounts/idp-routes';
 import { accountsRoutes } from '../accounts/routes';
 import type { AppContext } from '../app-context';
+import { contentPublicRoutes, contentRoutes } from '../content/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
 import { invitesRoutes } from '../invites/routes';
@@ -26,7 +27,8 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     users: usersRoutes(),
     memberships: membershipsRoutes(),
     questions: questionsRoutes(),
-    public: publicRoutes(ctx),
+    public: { ...publicRoutes(ctx), ...contentPublicRoutes() },
+    content: contentRoutes(ctx),
     accounts: accountsRoutes(ctx),
     idp: idpRoutes(ctx),
     workspaces: workspacesRoutes(ctx),

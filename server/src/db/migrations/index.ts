@@ -7,6 +7,7 @@ import { Migration20261122040000CredentialChanges } from './Migration20261122040
 import { Migration20261122050000EventReferences } from './Migration20261122050000EventReferences';
 import { Migration20261122060000DeliveryRetryRequests } from './Migration20261122060000DeliveryRetryRequests';
 import { Migration20261122070000SigningKeys } from './Migration20261122070000SigningKeys';
+import { Migration20261122082000Content } from './Migration20261122082000Content';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
@@ -21,4 +22,5 @@ export const migrationsList: MigrationObject[] = [
     class: Migration20261122060000DeliveryRetryRequests,
   },
   { name: 'Migration20261122070000SigningKeys', class: Migration20261122070000SigningKeys },
+  { name: 'Migration20261122082000Content', class: Migration20261122082000Content },
 ];

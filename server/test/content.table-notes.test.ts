@@ -311,4 +311,26 @@ describe('table notes', () => {
       },
     ]);
   });
+
+  it('ingests a long transcript (3000 segments over 10 tables) in one call', async () => {
+    const event = await eventIn(gc, 'ended', [{ modality: 'breakout' }], { visibility: 'public' });
+    const segments = Array.from({ length: 3000 }, (_, i) => ({
+      speakerName: `Speaker ${i % 7}`,
+      userId: `sub-${i % 7}`,
+      roomId: i % 3 === 0 ? null : `evt_${event.id}_table_${(i % 10) + 1}`,
+      startSeconds: i * 2,
+      endSeconds: i * 2 + 2,
+      text: `Point ${i} about roadmap planning and budget reviews? We could ship item ${i}.`,
+    }));
+    const started = Date.now();
+    const transcript = await gc.content.createTranscript({ params: { id: event.id }, body: { segments } });
+    expect(transcript.segments).toHaveLength(3000);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    const tables = await withDb(t.databaseUrl, async (db) =>
+      (
+        await db.query('select table_number from table_notes where event_id = $1 order by 1', [event.id])
+      ).rows.map((r) => r.table_number),
+    );
+    expect(tables).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
 });

@@ -164,7 +164,7 @@ export function buildTableNotes(
   const first = ordered[0] ? speakerKeyOf(ordered[0]) : null;
   const ctx = {
     firstKey: first,
-    maxWords: Math.max(0, ...stats.map((s) => s.words)),
+    maxWords: stats.reduce((m, s) => Math.max(m, s.words), 0),
     speakers: stats.length,
     sentences,
   };
@@ -180,8 +180,9 @@ export function buildTableNotes(
         badges: badgesOf(`user:${s.userId}`, s.words, ctx),
       };
     });
-  const start = Math.min(...ordered.map((s) => s.startSeconds));
-  const end = Math.max(...ordered.map((s) => s.endSeconds));
+  // Reduced, not spread: a table may have thousands of segments.
+  const start = ordered.reduce((m, s) => Math.min(m, s.startSeconds), Number.POSITIVE_INFINITY);
+  const end = ordered.reduce((m, s) => Math.max(m, s.endSeconds), 0);
   return {
     summary: { ...digest, perQuestion },
     stats: {

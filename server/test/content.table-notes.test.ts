@@ -198,7 +198,7 @@ describe('table notes', () => {
     expect(count).toBe(4);
   });
 
-  it('stores only the SHA-256 of each token, valid for 90 days', async () => {
+  it('stores only the SHA-256 of each token, valid for 90 days, and never logs it', async () => {
     const { event, ann } = await breakoutWithTranscript();
     const { token } = await tokenOf(ann.email);
     const rows = await withDb(
@@ -213,6 +213,9 @@ describe('table notes', () => {
     );
     expect(rows.map((r) => r.token_hash)).toContain(createHash('sha256').update(token).digest('hex'));
     expect(JSON.stringify(rows)).not.toContain(token);
+    await summaryOf(event.id, token);
+    // Neither the ingest nor the read logs the link's secret.
+    expect(t.logText()).not.toContain(token.slice(4));
     const days =
       (new Date(rows[0].expires_at).getTime() - new Date(rows[0].created_at).getTime()) / 86_400_000;
     expect(Math.round(days)).toBe(90);

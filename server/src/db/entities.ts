@@ -1,4 +1,5 @@
 import { broadcastEntities } from '../broadcasts/entities';
+import { contentEntities } from '../content/entities';
 import { eventEntities } from '../events/entities';
 import { gatewayEntities } from '../gateway/entities';
 import { identityEntities } from '../identity/entities';
@@ -20,4 +21,5 @@ export const entities = [
   ...broadcastEntities,
   ...gatewayEntities,
   ...liveEntities,
+  ...contentEntities,
 ];

@@ -43,3 +43,13 @@ export const inviteEmail = (to: string, inviter: string, target: string, role: s
     link,
     'The invite expires in 14 days.',
   );
+
+export const tableNotesEmail = (to: string, name: string | null, eventTitle: string, tableLabel: string, link: string) =>
+  actionEmail(
+    to,
+    `Your table notes: ${eventTitle} (${tableLabel})`,
+    `${name ? `Hi ${name}, here` : 'Here'} are the notes of your table (${tableLabel}) at ${eventTitle}: summary, themes, ideas, questions and who said what.`,
+    'Read your table notes',
+    link,
+    'The link is personal and works for 90 days.',
+  );

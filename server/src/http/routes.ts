@@ -5,6 +5,7 @@ import { idpRoutes } from '../accounts/idp-routes';
 import { accountsRoutes } from '../accounts/routes';
 import type { AppContext } from '../app-context';
 import { broadcastRoutes } from '../broadcasts/routes';
+import { contentPublicRoutes, contentRoutes } from '../content/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
 import { helpRoutes } from '../help/routes';
@@ -29,7 +30,8 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     users: usersRoutes(),
     memberships: membershipsRoutes(),
     questions: questionsRoutes(),
-    public: { ...publicRoutes(ctx), ...helpRoutes(ctx) },
+    public: { ...publicRoutes(ctx), ...helpRoutes(ctx), ...contentPublicRoutes() },
+    content: contentRoutes(ctx),
     accounts: accountsRoutes(ctx),
     idp: idpRoutes(ctx),
     workspaces: workspacesRoutes(ctx),

@@ -10,6 +10,16 @@ import { findPublicEvent } from './access';
 
 export type PublicEvent = z.infer<typeof publicEventSchema>;
 
+/** The on-stage cast of an event for public surfaces: names of hosts and speakers, hosts first. */
+export const publicCastOf = (em: EntityManager, eventId: string) =>
+  sql<{ name: string; role: 'host' | 'speaker' }>(
+    em,
+    `select u.name, m.role from event_membership m join app_user u on u.id = m.user_id
+      where m.event_id = ? and m.role in ('host', 'speaker') and u.name is not null
+      order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id`,
+    [eventId],
+  );
+
 /**
  * The public event view: agenda (without configs), the on-stage cast (names of hosts and speakers,
  * nothing else) and the running (live or paused) broadcast of the active broadcast phase, if any.
@@ -25,13 +35,7 @@ export async function publicEventView(
   const { event } = found;
   const [phases, cast, activeBroadcast] = await Promise.all([
     phasesOf(em, eventId),
-    sql<{ name: string; role: 'host' | 'speaker' }>(
-      em,
-      `select u.name, m.role from event_membership m join app_user u on u.id = m.user_id
-        where m.event_id = ? and m.role in ('host', 'speaker') and u.name is not null
-        order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id`,
-      [eventId],
-    ),
+    publicCastOf(em, eventId),
     activeBroadcastOf(em, hlsBaseUrl, eventId),
   ]);
   const description = event.metadata?.description;

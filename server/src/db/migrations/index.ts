@@ -9,6 +9,7 @@ import { Migration20261122060000DeliveryRetryRequests } from './Migration2026112
 import { Migration20261122070000SigningKeys } from './Migration20261122070000SigningKeys';
 import { Migration20261122080000GuestIntegrations } from './Migration20261122080000GuestIntegrations';
 import { Migration20261122081000Broadcasts } from './Migration20261122081000Broadcasts';
+import { Migration20261122082000Content } from './Migration20261122082000Content';
 import { Migration20261122083000LivePlane } from './Migration20261122083000LivePlane';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
@@ -26,5 +27,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122070000SigningKeys', class: Migration20261122070000SigningKeys },
   { name: 'Migration20261122080000GuestIntegrations', class: Migration20261122080000GuestIntegrations },
   { name: 'Migration20261122081000Broadcasts', class: Migration20261122081000Broadcasts },
+  { name: 'Migration20261122082000Content', class: Migration20261122082000Content },
   { name: 'Migration20261122083000LivePlane', class: Migration20261122083000LivePlane },
 ];

@@ -1,0 +1,154 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppContext } from '../app-context';
+import { sql } from '../db/sql';
+import { notFound, problem } from '../http/problem';
+import type { Actor } from '../lib/actor';
+import {
+  type ClipRow,
+  type ClipView,
+  clipColumns,
+  type RecordingRow,
+  type RecordingView,
+  recordingColumns,
+  toClip,
+  toRecording,
+} from './rows';
+import { eventOfWorkspace, recordingOfWorkspace } from './scope';
+
+type Bus = Pick<AppContext, 'bus'>;
+
+/**
+ * Recordings and clips, ingested by the media pipeline through the API (decisions §9). Each create
+ * writes its `*.ready` domain event in the same transaction (the webhook outbox), with
+ * `assetId` = the created row's id.
+ */
+export function createRecording(
+  ctx: Bus,
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+  input: { url: string; durationSeconds?: number },
+): Promise<RecordingView> {
+  return em.transactional(async (tx) => {
+    const event = await eventOfWorkspace(tx, actor, eventId, true);
+    const [row] = await sql<RecordingRow>(
+      tx,
+      `insert into recording (id, event_id, url, duration_seconds) values (?, ?, ?, ?) returning ${recordingColumns}`,
+      [randomUUID(), event.id, input.url, input.durationSeconds ?? null],
+    );
+    await ctx.bus.record(tx, {
+      type: 'recording.ready',
+      workspaceId: event.workspace_id,
+      eventId: event.id,
+      data: { assetId: row!.id },
+      occurredAt: new Date(row!.created_at),
+    });
+    return toRecording(row!);
+  });
+}
+
+/** Newest first. */
+export async function listRecordings(em: EntityManager, actor: Actor, eventId: string) {
+  await eventOfWorkspace(em, actor, eventId);
+  const rows = await sql<RecordingRow>(
+    em,
+    `select ${recordingColumns} from recording where event_id = ? order by created_at desc, id`,
+    [eventId],
+  );
+  return { recordings: rows.map(toRecording) };
+}
+
+/** Deletes the recording and (by cascade) its clips; its transcripts stay, unlinked. */
+export async function deleteRecording(em: EntityManager, actor: Actor, recordingId: string): Promise<void> {
+  const rows = await sql(
+    em,
+    `delete from recording r using event e
+      where r.id = ? and e.id = r.event_id and e.workspace_id = ? returning r.id`,
+    [recordingId, actor.workspaceId],
+  );
+  if (!rows[0]) throw notFound('Recording');
+}
+
+/**
+ * A clip is a time range of a recording the pipeline has already handed us, so it is `ready` at
+ * once and `clip.ready` fires with its creation (docs/content.md). The range must be non-empty and,
+ * when the recording's duration is known, inside it.
+ */
+export function createClip(
+  ctx: Bus,
+  em: EntityManager,
+  actor: Actor,
+  recordingId: string,
+  input: { title?: string; startSeconds: number; endSeconds: number },
+): Promise<ClipView> {
+  return em.transactional(async (tx) => {
+    const recording = await recordingOfWorkspace(tx, actor, recordingId, true);
+    checkClipBounds(input, recording.duration_seconds === null ? null : Number(recording.duration_seconds));
+    const [row] = await sql<ClipRow>(
+      tx,
+      `insert into clip (id, recording_id, event_id, title, start_seconds, end_seconds, status)
+       values (?, ?, ?, ?, ?, ?, 'ready') returning ${clipColumns}`,
+      [
+        randomUUID(),
+        recording.id,
+        recording.event_id,
+        input.title ?? null,
+        input.startSeconds,
+        input.endSeconds,
+      ],
+    );
+    await ctx.bus.record(tx, {
+      type: 'clip.ready',
+      workspaceId: recording.workspace_id,
+      eventId: recording.event_id,
+      data: { assetId: row!.id },
+      occurredAt: new Date(row!.created_at),
+    });
+    return toClip(row!);
+  });
+}
+
+function checkClipBounds(input: { startSeconds: number; endSeconds: number }, duration: number | null): void {
+  const errors: { path: string; message: string }[] = [];
+  if (input.endSeconds <= input.startSeconds) {
+    errors.push({ path: 'body.endSeconds', message: 'must be greater than startSeconds' });
+  }
+  if (duration !== null) {
+    if (input.startSeconds >= duration) {
+      errors.push({
+        path: 'body.startSeconds',
+        message: `must be less than the recording's duration (${duration} s)`,
+      });
+    }
+    if (input.endSeconds > duration) {
+      errors.push({
+        path: 'body.endSeconds',
+        message: `must not exceed the recording's duration (${duration} s)`,
+      });
+    }
+  }
+  if (errors.length) {
+    throw problem('bad_request', errors.map((e) => `${e.path}: ${e.message}`).join('; '), { errors });
+  }
+}
+
+/** Oldest first: the order of the cuts as they were requested. */
+export async function listClips(em: EntityManager, actor: Actor, recordingId: string) {
+  await recordingOfWorkspace(em, actor, recordingId);
+  const rows = await sql<ClipRow>(
+    em,
+    `select ${clipColumns} from clip where recording_id = ? order by created_at, id`,
+    [recordingId],
+  );
+  return { clips: rows.map(toClip) };
+}
+
+export async function deleteClip(em: EntityManager, actor: Actor, clipId: string): Promise<void> {
+  const rows = await sql(
+    em,
+    `delete from clip c using event e where c.id = ? and e.id = c.event_id and e.workspace_id = ? returning c.id`,
+    [clipId, actor.workspaceId],
+  );
+  if (!rows[0]) throw notFound('Clip');
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventIn, rejection } from './support/events';
+import { createWorkspace, withDb } from './support/fixtures';
+import { Receiver } from './support/receiver';
+import { startTestServer, type TestServer } from './support/server';
+import { verifyDelivery } from './support/webhook-fixtures';
+import { applyFastWebhookEnv } from './support/webhook-server';
+
+/**
+ * Every content create fires its `*.ready` webhook from the same transaction (the outbox), with
+ * `assetId` = the created row's id, delivered signed to a real receiver; a refused create fires nothing.
+ */
+
+let t: TestServer;
+let rx: Receiver;
+beforeAll(async () => {
+  applyFastWebhookEnv();
+  rx = await Receiver.start();
+  t = await startTestServer();
+});
+afterAll(async () => {
+  await t?.close();
+  await rx?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function workspaceWithEndpoint(name: string) {
+  const ws = await createWorkspace(t.databaseUrl);
+  const gc = t.client({ apiKey: ws.apiKey });
+  const ep = await gc.webhooks.create({
+    body: { url: rx.url(name), eventTypes: ['recording.ready', 'transcript.ready', 'clip.ready'] },
+  });
+  return { ...ws, gc, ep };
+}
+
+const outboxOf = (eventId: string) =>
+  withDb(t.databaseUrl, async (db) => {
+    const res = await db.query<{ id: string; type: string; payload: { assetId: string } }>(
+      'select id, type, payload from domain_event where event_id = $1 order by occurred_at, type',
+      [eventId],
+    );
+    return res.rows;
+  });
+
+describe('content webhooks', () => {
+  it('recording, transcript and clip creates deliver recording.ready, transcript.ready and clip.ready with assetId', async () => {
+    const { gc, ep, workspaceId } = await workspaceWithEndpoint('content-ready');
+    const event = await eventIn(gc, 'ended');
+    const recording = await gc.content.createRecording({
+      params: { id: event.id },
+      body: { url: 'https://media.example.test/full.mp4', durationSeconds: 90 },
+    });
+    const transcript = await gc.content.createTranscript({
+      params: { id: event.id },
+      body: {
+        recordingId: recording.id,
+        segments: [{ speakerName: 'Ada', startSeconds: 0, endSeconds: 3, text: 'Hello there.' }],
+      },
+    });
+    const clip = await gc.content.createClip({
+      params: { id: recording.id },
+      body: { startSeconds: 1, endSeconds: 2 },
+    });
+
+    await rx.waitFor(() => rx.to('content-ready').length >= 3, 5000, 'three deliveries');
+    await sleep(300);
+    const bodies = rx.to('content-ready').map((got) => verifyDelivery(got, [ep.secret]));
+    expect(bodies).toHaveLength(3);
+    const byType = Object.fromEntries(bodies.map((b) => [b.type, b]));
+    const outbox = Object.fromEntries((await outboxOf(event.id)).map((r) => [r.type, r.id]));
+    const base = { workspaceId, eventId: event.id };
+    expect(byType['recording.ready']).toEqual({
+      ...base,
+      id: outbox['recording.ready'],
+      type: 'recording.ready',
+      assetId: recording.id,
+      occurredAt: recording.createdAt,
+    });
+    expect(byType['transcript.ready']).toEqual({
+      ...base,
+      id: outbox['transcript.ready'],
+      type: 'transcript.ready',
+      assetId: transcript.id,
+      occurredAt: transcript.createdAt,
+    });
+    expect(byType['clip.ready']).toEqual({
+      ...base,
+      id: outbox['clip.ready'],
+      type: 'clip.ready',
+      assetId: clip.id,
+      occurredAt: clip.createdAt,
+    });
+  });
+
+  it('a refused clip or transcript records no domain event and delivers nothing', async () => {
+    const { gc } = await workspaceWithEndpoint('content-refused');
+    const event = await eventIn(gc, 'draft');
+    const recording = await gc.content.createRecording({
+      params: { id: event.id },
+      body: { url: 'https://m.test/a.mp4', durationSeconds: 10 },
+    });
+    await rx.waitFor(() => rx.to('content-refused').length >= 1, 5000, 'recording.ready');
+    expect(
+      await rejection(
+        gc.content.createClip({ params: { id: recording.id }, body: { startSeconds: 5, endSeconds: 11 } }),
+      ),
+    ).toMatchObject({ status: 400 });
+    expect(
+      await rejection(
+        gc.content.createTranscript({
+          params: { id: event.id },
+          body: {
+            recordingId: '00000000-0000-4000-8000-000000000000',
+            segments: [{ startSeconds: 0, endSeconds: 1, text: 'Hi.' }],
+          },
+        }),
+      ),
+    ).toMatchObject({ status: 400 });
+    expect((await outboxOf(event.id)).map((r) => r.type)).toEqual(['recording.ready']);
+    await sleep(300);
+    expect(rx.to('content-refused')).toHaveLength(1);
+  });
+});

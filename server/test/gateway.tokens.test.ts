@@ -20,6 +20,7 @@ const claims: GatewayClaims = {
   userId: '0b6f8c7e-2f4c-4b7e-9a51-3d1f6e0c2a10',
   name: 'Pat',
   role: 'host',
+  storedRole: 'host',
   anonymous: false,
   via: 'account',
 };

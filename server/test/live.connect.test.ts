@@ -40,6 +40,7 @@ describe('live gateway: connecting', () => {
         userId: null,
         name: null,
         role: 'viewer',
+        storedRole: 'viewer',
         anonymous: true,
         via: 'anonymous',
       },

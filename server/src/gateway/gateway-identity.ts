@@ -20,7 +20,8 @@ export interface GatewayEvent {
  * token will carry. `audience` marks the default for people without a stored role: participant on
  * calls, which narrowing turns into viewer on broadcasts (decisions.md §4).
  */
-export interface GatewayIdentity extends Omit<GatewayClaims, 'eventId' | 'role' | 'anonymous'> {
+export interface GatewayIdentity
+  extends Omit<GatewayClaims, 'eventId' | 'role' | 'storedRole' | 'anonymous'> {
   role: EventRole;
 }
 

@@ -91,6 +91,7 @@ export async function issueGatewayToken(
       userId: null,
       name: null,
       role: 'viewer',
+      storedRole: 'viewer',
       anonymous: true,
       via: 'anonymous',
     });
@@ -99,6 +100,7 @@ export async function issueGatewayToken(
     ...identity,
     eventId: event.id,
     role: narrowRole(identity.role, modality),
+    storedRole: identity.role,
     anonymous: false,
   });
 }

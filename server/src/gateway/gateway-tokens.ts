@@ -14,8 +14,14 @@ export interface GatewayClaims {
   /** The workspace participant identity (users table), when the holder has one. */
   userId: string | null;
   name: string | null;
-  /** Already narrowed to a role the event has (events/roles.ts). */
+  /** Narrowed to a role the event has, for the phase that governed when the token was issued. */
   role: EventRole;
+  /**
+   * The role before narrowing (the stored membership, or the default for the holder): the live plane
+   * narrows it anew for every phase, so a speaker who reads as participant in a call is a speaker again
+   * on the next broadcast stage. Narrowing never widens: it only ever reads this role in a phase.
+   */
+  storedRole: EventRole;
   anonymous: boolean;
   /** The credential the token was exchanged for. */
   via: 'account' | 'workspace' | 'guest' | 'entry' | 'anonymous';
@@ -74,9 +80,10 @@ export class GatewayTokens {
         audience,
         algorithms: [algorithm],
       });
-      const { eventId, participantId, userId, name, role, anonymous, via } =
+      const { eventId, participantId, userId, name, role, storedRole, anonymous, via } =
         payload as unknown as GatewayClaims;
-      return { eventId, participantId, userId, name, role, anonymous, via };
+      // A token from before storedRole existed (at most 5 minutes old) reads its role as stored.
+      return { eventId, participantId, userId, name, role, storedRole: storedRole ?? role, anonymous, via };
     } catch (err) {
       throw new InvalidGatewayToken(err instanceof Error ? err.message : 'invalid gateway token');
     }

@@ -88,7 +88,7 @@ export async function loadLiveEvent(db: Queryable, eventId: string): Promise<Liv
   };
 }
 
-/** The token's role (already narrowed to the event) read for the phase that governs now. */
+/** A role (the token's stored role, or a membership's) read for the phase that governs now. */
 export const roleIn = (event: LiveEvent, role: EventRole): EventRole =>
   event.governingPhase ? narrowRole(role, event.governingPhase.modality) : role;
 

@@ -128,7 +128,7 @@ export class LiveGateway implements LiveDeps {
   }
 
   async #open(ws: WebSocket, claims: GatewayClaims, event: LiveEvent): Promise<void> {
-    const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.role));
+    const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole));
     ws.on('pong', () => {
       conn.alive = true;
     });

@@ -81,7 +81,7 @@ export class PhaseChanges {
         });
         continue;
       }
-      conn.role = roleIn(event, conn.claims.role);
+      conn.role = roleIn(event, conn.claims.storedRole);
       const media = await phaseGrant(this.gw.ctx.config, subjectOf(conn), modality);
       conn.send({
         type: 'phase.changed',

@@ -50,7 +50,7 @@ export async function welcomeConnection(
   { admitted = false } = {},
 ): Promise<void> {
   const { config, pool } = gw.ctx;
-  conn.role = roleIn(event, conn.claims.role);
+  conn.role = roleIn(event, conn.claims.storedRole);
   if (!admitted) {
     const lobby = await lobbyStateAtConnect(pool, event, conn.claims, conn.role);
     if (lobby !== 'none') {

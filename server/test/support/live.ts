@@ -48,6 +48,7 @@ export async function tokenFor(
     anonymous,
     via: anonymous ? 'anonymous' : 'account',
     ...claims,
+    storedRole: claims.storedRole ?? claims.role,
   };
   return (await server.ctx.gatewayTokens.sign(full)).token;
 }

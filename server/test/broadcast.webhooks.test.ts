@@ -156,13 +156,14 @@ describe('broadcast webhooks', () => {
     await gc.broadcast.pause({ params: { id: paused.id } });
     await exactly(name, 2);
 
+    // One call at a time: a rejection must be awaited as soon as it exists.
     for (const refused of [
-      gc.broadcast.start({ params: { id: scheduled.id } }),
-      gc.broadcast.start({ params: { id: meeting.id } }),
-      gc.broadcast.pause({ params: { id: unstarted.id } }),
-      gc.broadcast.pause({ params: { id: paused.id } }),
+      () => gc.broadcast.start({ params: { id: scheduled.id } }),
+      () => gc.broadcast.start({ params: { id: meeting.id } }),
+      () => gc.broadcast.pause({ params: { id: unstarted.id } }),
+      () => gc.broadcast.pause({ params: { id: paused.id } }),
     ]) {
-      expect(await rejection(refused)).toMatchObject({ status: 409, code: 'invalid_state' });
+      expect(await rejection(refused())).toMatchObject({ status: 409, code: 'invalid_state' });
     }
     await sleep(300);
     expect(rx.to(name)).toHaveLength(2);

@@ -1,12 +1,7 @@
 import type { Logger } from 'pino';
-import type { Config } from '../config';
+import { chatCompletion, type LlmConfig, type LlmMessage } from '../lib/llm';
 
-export type LlmConfig = NonNullable<Config['llm']>;
-
-export interface ChatMessage {
-  role: 'system' | 'user';
-  content: string;
-}
+export type { LlmConfig } from '../lib/llm';
 
 /** One answer may take this long; after it the caller falls back to the extractive engine. */
 export const llmTimeoutMs = 20_000;
@@ -15,44 +10,17 @@ export const llmTimeoutMs = 20_000;
 export const llmInputChars = 60_000;
 
 /**
- * One call to an OpenAI-compatible `POST {LLM_BASE_URL}/chat/completions`. Resolves to the first
- * choice's text, or null on any failure (network, timeout, non-2xx, malformed or empty answer), which
- * is logged without the transcript.
+ * The summaries' call: the model's text, or null on any failure, logged (without the transcript) so the
+ * caller falls back to the extractive engine.
  */
-export async function chatCompletion(
+export async function completeOrNull(
   llm: LlmConfig,
   logger: Logger,
-  messages: ChatMessage[],
+  messages: LlmMessage[],
   opts: { json?: boolean } = {},
 ): Promise<string | null> {
-  const url = `${llm.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   try {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: llm.model,
-        messages,
-        temperature: 0.2,
-        ...(opts.json ? { response_format: { type: 'json_object' } } : {}),
-      }),
-      redirect: 'error',
-      signal: AbortSignal.timeout(llmTimeoutMs),
-    });
-    if (!res.ok) {
-      logger.warn({ status: res.status }, 'LLM answered an error; using the extractive engine');
-      return null;
-    }
-    const body = (await res.json()) as { choices?: { message?: { content?: unknown } }[] };
-    const content = body.choices?.[0]?.message?.content;
-    if (typeof content !== 'string' || !content.trim()) {
-      logger.warn('LLM answer had no text; using the extractive engine');
-      return null;
-    }
-    return content.trim();
+    return await chatCompletion(llm, messages, { timeoutMs: llmTimeoutMs, json: opts.json });
   } catch (err) {
     logger.warn({ err: (err as Error).message }, 'LLM call failed; using the extractive engine');
     return null;

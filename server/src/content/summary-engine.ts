@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { extractiveSummaryText, extractiveTableDigest, type TableDigest } from './extractive';
-import { chatCompletion, type LlmConfig, transcriptForModel } from './llm';
+import { completeOrNull, type LlmConfig, transcriptForModel } from './llm';
 import type { Segment, SpeakerStat } from './rows';
 import { speakerStats } from './text-analysis';
 
@@ -29,7 +29,7 @@ const summaryPrompt =
 export async function summarize(engine: SummaryEngine, segments: Segment[]): Promise<GeneratedSummary> {
   const speakers = speakerStats(segments);
   if (engine.llm) {
-    const text = await chatCompletion(engine.llm, engine.logger, [
+    const text = await completeOrNull(engine.llm, engine.logger, [
       { role: 'system', content: summaryPrompt },
       { role: 'user', content: transcriptForModel(segments) },
     ]);
@@ -60,7 +60,7 @@ export async function digestTable(
   segments: Segment[],
 ): Promise<{ digest: TableDigest; engine: EngineName }> {
   if (engine.llm) {
-    const answer = await chatCompletion(
+    const answer = await completeOrNull(
       engine.llm,
       engine.logger,
       [

@@ -1,8 +1,8 @@
-import type { Config } from '../config';
+import { chatCompletion, type LlmConfig } from '../lib/llm';
 import type { FaqEntry } from './faq';
 import type { SearchContext } from './retrieval';
 
-export type LlmConfig = NonNullable<Config['llm']>;
+export { type LlmConfig, LlmError } from '../lib/llm';
 
 export interface ChatTurn {
   role: 'user' | 'model';
@@ -12,8 +12,6 @@ export interface ChatTurn {
 /** Long enough for a short answer from a hosted model; a help chat that waits longer is broken anyway. */
 export const llmTimeoutMs = 10_000;
 const maxTokens = 500;
-
-export class LlmError extends Error {}
 
 /** The system message: the rules, the asker's context and the FAQ entries retrieval found. */
 export function groundingPrompt(entries: FaqEntry[], context: SearchContext, docsUrl: string): string {
@@ -43,53 +41,24 @@ export function groundingPrompt(entries: FaqEntry[], context: SearchContext, doc
 }
 
 /**
- * One call to an OpenAI-compatible `POST {LLM_BASE_URL}/chat/completions`. Throws LlmError on any
- * failure (network, timeout, non-2xx, no text), so the caller can answer extractively instead.
+ * The help chat's call: the grounding system message, then the conversation (model turns as the
+ * `assistant` role). Throws LlmError on any failure, so the caller can answer extractively instead.
  */
-export async function completeChat(
+export function completeChat(
   llm: LlmConfig,
   system: string,
   conversation: ChatTurn[],
   timeoutMs = llmTimeoutMs,
 ): Promise<string> {
-  const url = `${llm.baseUrl.replace(/\/+$/, '')}/chat/completions`;
-  let res: Response;
-  try {
-    res = await fetch(url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        ...(llm.apiKey ? { authorization: `Bearer ${llm.apiKey}` } : {}),
-      },
-      body: JSON.stringify({
-        model: llm.model,
-        temperature: 0.2,
-        max_tokens: maxTokens,
-        messages: [
-          { role: 'system', content: system },
-          ...conversation.map((m) => ({ role: m.role === 'model' ? 'assistant' : 'user', content: m.text })),
-        ],
-      }),
-      redirect: 'error',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (err) {
-    const reason =
-      (err as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (err as Error).message;
-    throw new LlmError(`LLM request failed: ${reason}`);
-  }
-  if (!res.ok) {
-    await res.body?.cancel();
-    throw new LlmError(`LLM answered HTTP ${res.status}`);
-  }
-  let body: unknown;
-  try {
-    body = await res.json();
-  } catch {
-    throw new LlmError('LLM answered something that is not JSON');
-  }
-  const content = (body as { choices?: { message?: { content?: unknown } }[] })?.choices?.[0]?.message
-    ?.content;
-  if (typeof content !== 'string' || content.trim() === '') throw new LlmError('LLM answered no text');
-  return content.trim();
+  return chatCompletion(
+    llm,
+    [
+      { role: 'system', content: system },
+      ...conversation.map((m) => ({
+        role: m.role === 'model' ? ('assistant' as const) : ('user' as const),
+        content: m.text,
+      })),
+    ],
+    { timeoutMs, maxTokens },
+  );
 }

@@ -13,3 +13,28 @@ export function createPool(connectionString: string, onError: (err: Error) => vo
   pool.on('error', onError);
   return pool;
 }
+
+/**
+ * Runs `fn` in a transaction on one pooled connection, holding a transaction-scoped advisory lock on
+ * `lockKey` (serializing every caller with the same key across processes); commits, or rolls back and
+ * rethrows, and always returns the connection.
+ */
+export async function withLockedTransaction<T>(
+  pool: pg.Pool,
+  lockKey: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('begin');
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [lockKey]);
+    const result = await fn(client);
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+}

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EventRole } from '@gathercast/contract';
 import { exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
 import type pg from 'pg';
+import { withLockedTransaction } from '../db/pool';
 
 /** What a gateway token says about its holder; the live gateway trusts it for the token's 5 minutes. */
 export interface GatewayClaims {
@@ -97,26 +98,16 @@ export class GatewayTokens {
     return key.publicKey;
   }
 
-  private async ensureKey() {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query(`select pg_advisory_xact_lock(hashtext('gathercast:signing_key:gateway'))`);
+  private ensureKey() {
+    return withLockedTransaction(this.pool, 'gathercast:signing_key:gateway', async (client) => {
       const { rowCount } = await client.query(`select 1 from signing_key where purpose = 'gateway' limit 1`);
-      if (!rowCount) {
-        const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
-        await client.query(
-          `insert into signing_key (kid, purpose, algorithm, private_jwk, public_jwk) values ($1, 'gateway', $2, $3, $4)`,
-          [randomUUID(), algorithm, await exportJWK(privateKey), await exportJWK(publicKey)],
-        );
-      }
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+      if (rowCount) return;
+      const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
+      await client.query(
+        `insert into signing_key (kid, purpose, algorithm, private_jwk, public_jwk) values ($1, 'gateway', $2, $3, $4)`,
+        [randomUUID(), algorithm, await exportJWK(privateKey), await exportJWK(publicKey)],
+      );
+    });
   }
 
   private async reload() {

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeJwt, errors as joseErrors, type JWTPayload, jwtVerify } from 'jose';
 import { sql } from '../db/sql';
+import { createEventSession } from '../identity/sessions';
 import { notFound, problem } from '../http/problem';
-import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 import { type PartnerKeys, partnerAlgorithm } from './partner-keys';
 
 /** decisions.md §4: a guest session lasts 4 hours, or until its event ends (a trigger cuts it short). */
@@ -87,23 +86,20 @@ export async function exchangeGuestToken(
     }
   }
 
-  const sessionToken = newSecret(secretPrefixes.guestSession);
-  const expiresAt = new Date(Date.now() + guestSessionLifetimeMs);
-  await sql(
-    em,
-    `insert into session (id, kind, token_hash, workspace_id, event_id, subject_id, data, expires_at)
-     values (?, 'guest', ?, ?, ?, ?, ?, ?)`,
-    [
-      randomUUID(),
-      hashSecret(sessionToken),
-      event.workspace_id,
-      event.id,
-      guest.sub,
-      JSON.stringify({ iss: claims.iss, sub: guest.sub, name: guest.name, email: guest.email }),
-      expiresAt,
-    ],
-  );
-  return { sessionToken, expiresAt: expiresAt.toISOString(), eventId: event.id, guest };
+  const session = await createEventSession(em, {
+    kind: 'guest',
+    workspaceId: event.workspace_id,
+    eventId: event.id,
+    subjectId: guest.sub,
+    data: { iss: claims.iss, sub: guest.sub, name: guest.name, email: guest.email },
+    expiresAt: new Date(Date.now() + guestSessionLifetimeMs),
+  });
+  return {
+    sessionToken: session.token,
+    expiresAt: session.expiresAt.toISOString(),
+    eventId: event.id,
+    guest,
+  };
 }
 
 /** The verified claims; 400 invalid_token for anything a partner of this workspace did not sign. */

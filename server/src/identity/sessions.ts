@@ -17,12 +17,11 @@ export async function createAccountSession(em: EntityManager, accountId: string)
   const token = newSecret(secretPrefixes.accountSession);
   const id = randomUUID();
   const expiresAt = new Date(Date.now() + sessionLifetimeMs);
-  await sql(em, `insert into session (id, kind, token_hash, account_id, expires_at) values (?, 'account', ?, ?, ?)`, [
-    id,
-    hashSecret(token),
-    accountId,
-    expiresAt,
-  ]);
+  await sql(
+    em,
+    `insert into session (id, kind, token_hash, account_id, expires_at) values (?, 'account', ?, ?, ?)`,
+    [id, hashSecret(token), accountId, expiresAt],
+  );
   return { id, token, expiresAt };
 }
 
@@ -43,14 +42,55 @@ export async function createWorkspaceSession(
   return { id, token, expiresAt };
 }
 
+/**
+ * A session bound to one event (`gcg_` guest, `gce_` entry): no account, the event's workspace, the
+ * subject (guest `sub`, registration id) and what the gateway shows of it in `data`. Only the token's
+ * SHA-256 is stored; the token is returned once.
+ */
+export async function createEventSession(
+  em: EntityManager,
+  input: {
+    kind: 'guest' | 'entry';
+    workspaceId: string;
+    eventId: string;
+    subjectId: string;
+    data: Record<string, unknown>;
+    expiresAt: Date;
+  },
+): Promise<IssuedSession> {
+  const token = newSecret(input.kind === 'guest' ? secretPrefixes.guestSession : secretPrefixes.entrySession);
+  const id = randomUUID();
+  await sql(
+    em,
+    `insert into session (id, kind, token_hash, workspace_id, event_id, subject_id, data, expires_at)
+     values (?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      id,
+      input.kind,
+      hashSecret(token),
+      input.workspaceId,
+      input.eventId,
+      input.subjectId,
+      JSON.stringify(input.data),
+      input.expiresAt,
+    ],
+  );
+  return { id, token, expiresAt: input.expiresAt };
+}
+
 export async function revokeSession(em: EntityManager, sessionId: string): Promise<void> {
   await sql(em, 'update session set revoked_at = now() where id = ? and revoked_at is null', [sessionId]);
 }
 
 /** Ends every session of the account (account and workspace kinds) except `keepId`. */
-export async function revokeOtherSessions(em: EntityManager, accountId: string, keepId?: string): Promise<void> {
-  await sql(em, 'update session set revoked_at = now() where account_id = ? and revoked_at is null and id <> ?', [
-    accountId,
-    keepId ?? '00000000-0000-0000-0000-000000000000',
-  ]);
+export async function revokeOtherSessions(
+  em: EntityManager,
+  accountId: string,
+  keepId?: string,
+): Promise<void> {
+  await sql(
+    em,
+    'update session set revoked_at = now() where account_id = ? and revoked_at is null and id <> ?',
+    [accountId, keepId ?? '00000000-0000-0000-0000-000000000000'],
+  );
 }

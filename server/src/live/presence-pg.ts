@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { withLockedTransaction } from '../db/pool';
 import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
 
 /** Presence in table live_presence (REDIS_URL unset); a per-participant advisory lock orders joins and leaves. */
@@ -9,20 +10,8 @@ export class PgPresenceStore implements PresenceStore {
     private readonly timing: PresenceTiming,
   ) {}
 
-  private async locked<T>(eventId: string, participantId: string, fn: (c: pg.PoolClient) => Promise<T>) {
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`live:${eventId}:${participantId}`]);
-      const result = await fn(client);
-      await client.query('commit');
-      return result;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+  private locked<T>(eventId: string, participantId: string, fn: (c: pg.PoolClient) => Promise<T>) {
+    return withLockedTransaction(this.pool, `live:${eventId}:${participantId}`, fn);
   }
 
   private async othersPresent(c: pg.PoolClient, eventId: string, participantId: string) {

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { narrowRole } from '../events/roles';
+import { withLockedTransaction } from '../db/pool';
 import type { LiveEvent, LivePhase } from './event-state';
 import { groupIntoTables, pairsOf } from './grouping';
 import type { LivePresence } from './presence';
@@ -58,10 +59,7 @@ export class LiveTables {
     // Read before taking a connection and the lock: with Redis presence this is no database work at
     // all, and with PostgreSQL it must not wait for a pool connection while holding one.
     const present = await this.presence.list(event.id);
-    const client = await this.pool.connect();
-    try {
-      await client.query('begin');
-      await client.query('select pg_advisory_xact_lock(hashtext($1))', [`live-tables:${phase.id}:${round}`]);
+    return withLockedTransaction(this.pool, `live-tables:${phase.id}:${round}`, async (client) => {
       let seats = await this.#seats(client, phase.id, round);
       if (!seats.size) seats = await this.#assignRound(client, event, phase, round, present);
       let table = seats.get(participantId) ?? null;
@@ -69,14 +67,8 @@ export class LiveTables {
         table = this.#emptiest(seats, tableSize(phase));
         await this.#insert(client, event.id, phase.id, round, new Map([[participantId, table]]));
       }
-      await client.query('commit');
       return table;
-    } catch (err) {
-      await client.query('rollback').catch(() => {});
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** How many tables the phase's current round has. */

@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../db/sql';
+import { createEventSession } from '../identity/sessions';
 import { problem } from '../http/problem';
-import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
+import { hashSecret, secretPrefixes } from '../lib/secrets';
 
 /** Entry sessions last this long; the live plane also refuses them once the event has ended. */
 export const entrySessionLifetimeMs = 24 * 3600 * 1000;
@@ -38,21 +38,14 @@ export async function enter(em: EntityManager, eventId: string, token: string): 
     );
     // An ended event's tokens have expired (and the update above rolls back with this throw).
     if (!row || row.status === 'ended') throw invalid();
-    const sessionToken = newSecret(secretPrefixes.entrySession);
-    await sql(
-      tx,
-      `insert into session (id, kind, token_hash, workspace_id, event_id, subject_id, data, expires_at)
-       values (?, 'entry', ?, ?, ?, ?, ?, ?)`,
-      [
-        randomUUID(),
-        hashSecret(sessionToken),
-        row.workspace_id,
-        eventId,
-        row.registration_id,
-        JSON.stringify({ name: row.name, email: row.email }),
-        new Date(Date.now() + entrySessionLifetimeMs),
-      ],
-    );
-    return { sessionToken, eventId, name: row.name };
+    const session = await createEventSession(tx, {
+      kind: 'entry',
+      workspaceId: row.workspace_id,
+      eventId,
+      subjectId: row.registration_id,
+      data: { name: row.name, email: row.email },
+      expiresAt: new Date(Date.now() + entrySessionLifetimeMs),
+    });
+    return { sessionToken: session.token, eventId, name: row.name };
   });
 }

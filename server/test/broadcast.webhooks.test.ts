@@ -1,9 +1,10 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
 import { Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
+import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { verifyDelivery } from './support/webhook-fixtures';
 import { applyFastWebhookEnv } from './support/webhook-server';
 
@@ -31,11 +32,9 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 let n = 0;
 /** A fresh workspace, its SDK client and one endpoint (all types unless filtered) at a unique path. */
 async function workspaceWithEndpoint(eventTypes?: ('broadcast.live' | 'broadcast.paused')[]) {
-  const ws = await createWorkspace(t.databaseUrl);
-  const gc = t.client({ apiKey: ws.apiKey });
   const name = `broadcast-${++n}`;
-  const ep = await gc.webhooks.create({ body: { url: rx.url(name), eventTypes } });
-  return { ...ws, gc, name, secret: ep.secret };
+  const { ep, ...rest } = await workspaceWithEndpointAt(t, rx, name, eventTypes);
+  return { ...rest, name, secret: ep.secret };
 }
 
 const onlyBroadcasts: ('broadcast.live' | 'broadcast.paused')[] = ['broadcast.live', 'broadcast.paused'];

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
 import { Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
+import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { verifyDelivery } from './support/webhook-fixtures';
 import { applyFastWebhookEnv } from './support/webhook-server';
 
@@ -25,14 +26,8 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function workspaceWithEndpoint(name: string) {
-  const ws = await createWorkspace(t.databaseUrl);
-  const gc = t.client({ apiKey: ws.apiKey });
-  const ep = await gc.webhooks.create({
-    body: { url: rx.url(name), eventTypes: ['recording.ready', 'transcript.ready', 'clip.ready'] },
-  });
-  return { ...ws, gc, ep };
-}
+const workspaceWithEndpoint = (name: string) =>
+  workspaceWithEndpointAt(t, rx, name, ['recording.ready', 'transcript.ready', 'clip.ready']);
 
 const outboxOf = (eventId: string) =>
   withDb(t.databaseUrl, async (db) => {

@@ -1,9 +1,10 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn, rejection, type Status } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
 import { type Received, Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
+import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { verifyDelivery } from './support/webhook-fixtures';
 import { applyFastWebhookEnv } from './support/webhook-server';
 
@@ -30,15 +31,10 @@ afterAll(async () => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A fresh workspace, its SDK client, and one endpoint at `/hooks/<name>` of the receiver. */
-async function workspaceWithEndpoint(
+const workspaceWithEndpoint = (
   name: string,
   eventTypes?: ('event.published' | 'event.started' | 'event.ended')[],
-) {
-  const ws = await createWorkspace(t.databaseUrl);
-  const gc = t.client({ apiKey: ws.apiKey });
-  const ep = await gc.webhooks.create({ body: { url: rx.url(name), eventTypes } });
-  return { ...ws, gc, ep };
-}
+) => workspaceWithEndpointAt(t, rx, name, eventTypes);
 
 /** The outbox rows (domain events) recorded for a live event, by type. */
 const domainEventIds = (eventId: string) =>

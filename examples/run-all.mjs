@@ -69,8 +69,9 @@ if (!url) {
 let failed = 0;
 for (const program of programs) {
   console.log(`\n--- examples/${program}`);
-  const r = spawnSync(process.execPath, ['--import', 'tsx', program], {
-    cwd: here,
+  // From the repository root, exactly as the programs' headers tell a reader to run them.
+  const r = spawnSync(process.execPath, ['--import', 'tsx', path.join('examples', program)], {
+    cwd: path.resolve(here, '..'),
     stdio: 'inherit',
     timeout: 120_000,
     env: { ...process.env, GATHERCAST_URL: url },

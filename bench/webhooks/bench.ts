@@ -134,9 +134,9 @@ async function commitDeliveries(
          insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
          select gen_random_uuid(), $1, $2, x.id::uuid, 'event.published', x.body, 'pending', now()
          from unnest($3::text[], $4::text[]) as x(id, body)
-         returning id
+         returning id, workspace_id
        )
-       select (select count(*) from d), (select count(*) from ${addJobsSql('select id from d')})`,
+       select (select count(*) from d), (select count(*) from ${addJobsSql('select id, workspace_id from d')})`,
       [endpointId, workspaceId, chunk, chunk.map((id) => body(id, workspaceId))],
     );
   }

@@ -44,16 +44,20 @@ export const accountsContract = c.router(
       path: '/v1/accounts/signup',
       body: z.object({ email, password, name: z.string().trim().min(1).max(200) }),
       responses: { 201: accountSessionSchema },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['email_taken'] }),
       summary: 'Create an account, its first workspace and a session',
+      description:
+        'Creates an account with a password, its first workspace (the account owns it) and a signed-in session: the `gc_session` cookie is set and the same token is returned as `sessionToken` for Bearer use. A verification email is sent (in email dev mode its link is returned as `verifyUrl`). Create an API key for server-side calls next (`POST /v1/workspaces/{id}/api-keys`).',
     },
     login: {
       method: 'POST',
       path: '/v1/accounts/login',
       body: z.object({ email, password: z.string().min(1).max(1024) }),
       responses: { 200: accountSessionSchema },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['invalid_credentials', 'rate_limited'] }),
       summary: 'Sign in with email and password',
+      description:
+        'Signs in with email and password and starts a session (cookie and `sessionToken`). Failed attempts are limited per email and per client address (10 per 15 minutes each); the `RateLimit-*` headers tell how many are left, and past the limit the call answers 429 with `Retry-After`. A successful sign-in forgives the email’s failures.',
     },
     logout: {
       method: 'POST',
@@ -62,6 +66,8 @@ export const accountsContract = c.router(
       responses: { 204: noContent },
       metadata: meta({ access: 'public' }),
       summary: 'End the current session and clear the cookie',
+      description:
+        'Ends the session that made the call (cookie or Bearer) and clears the cookie. Without a session it only clears the cookie, so it always succeeds.',
     },
     me: {
       method: 'GET',
@@ -69,14 +75,18 @@ export const accountsContract = c.router(
       responses: { 200: accountSchema },
       metadata: meta({ access: 'account' }),
       summary: 'The signed-in account, its emails and workspaces',
+      description:
+        'The signed-in account: primary email and verification state, every email, and the workspaces it belongs to with its role in each.',
     },
     verify: {
       method: 'POST',
       path: '/v1/accounts/verify',
       body: z.object({ token: z.string().min(1).max(500) }),
       responses: { 200: z.object({ verified: z.literal(true), email: z.string() }) },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['invalid_token'] }),
       summary: 'Mark an email verified with the token from the verification email',
+      description:
+        'Marks the email from the verification link as verified. The token is single-use and expires.',
     },
     requestPasswordReset: {
       method: 'POST',
@@ -90,14 +100,18 @@ export const accountsContract = c.router(
       },
       metadata: meta({ access: 'public' }),
       summary: 'Email a password-reset link (same answer whatever the address)',
+      description:
+        'Emails a single-use password-reset link when the address belongs to an account. The answer is the same whether or not it does, so the call cannot be used to discover accounts.',
     },
     resetPassword: {
       method: 'POST',
       path: '/v1/accounts/reset-password',
       body: z.object({ token: z.string().min(1).max(500), password }),
       responses: { 200: z.object({ reset: z.literal(true) }) },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['invalid_token'] }),
       summary: 'Set a new password; ends every other session of the account',
+      description:
+        'Sets a new password (at least 8 characters) with the token from the reset email. Every other session of the account ends, on every server process, before the call answers.',
     },
   },
   { commonResponses: commonErrors },
@@ -110,8 +124,10 @@ export const idpContract = c.router(
       path: '/v1/auth/idp/start',
       query: z.object({ returnTo: z.string().max(2000).optional() }),
       responses: { 302: noContent },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['idp_not_configured', 'service_unavailable'] }),
       summary: 'Redirect to the identity provider (state + PKCE)',
+      description:
+        'Starts identity-provider sign-in (OpenID Connect, authorization code with PKCE): redirects the browser to the provider. `returnTo` (a path on this site) is where the browser lands afterwards. Answers 503 `idp_not_configured` when no provider is configured.',
     },
     callback: {
       method: 'GET',
@@ -124,8 +140,10 @@ export const idpContract = c.router(
         iss: z.string().optional(),
       }),
       responses: { 302: noContent },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['idp_not_configured', 'invalid_token', 'service_unavailable'] }),
       summary: 'Exchange the code, find or create the account, set the session cookie, redirect',
+      description:
+        'Where the identity provider sends the browser back: checks state and PKCE, exchanges the code, finds or creates the account by its verified email, sets the session cookie and redirects to `returnTo`.',
     },
   },
   { commonResponses: commonErrors },

@@ -1,6 +1,6 @@
 import { type ContractNoBodyType, initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { errorCodes } from './errors';
+import { type ErrorCode, errorCodes } from './errors';
 
 /** Module-local: each contract file builds its routes with its own `initContract()`. */
 const c = initContract();
@@ -34,14 +34,36 @@ export interface RouteMetadata {
    * not store what it is sent (help chat) and repeating it changes nothing.
    */
   replayable?: false;
+  /**
+   * The problem codes this route answers beyond the ones every route of its kind can (bad input,
+   * missing credentials, an unknown id in the path, a reused Idempotency-Key): e.g. `invalid_state`
+   * for lifecycle calls. The OpenAPI document lists exactly these per operation.
+   */
+  errors?: readonly ErrorCode[];
 }
 
 export const meta = (metadata: RouteMetadata) => metadata;
 
 export const uuid = z.string().uuid();
-export const timestamp = z.string().datetime({ offset: true });
-/** Timestamps in responses are ISO 8601 strings. */
-export const isoTimestamp = z.string();
+/** Earliest and latest instants accepted: years 0001 to 9999 (PostgreSQL has no year 0). */
+const earliestInstant = Date.parse('0001-01-01T00:00:00Z');
+const latestInstant = Date.parse('9999-12-31T23:59:59.999Z');
+const offsetPattern = /([+-])(\d{2}):?(\d{2})$/;
+
+/** An RFC 3339 date-time that can be stored: offset within ±15:59, instant in years 0001 to 9999. */
+function storableTimestamp(value: string): boolean {
+  const offset = offsetPattern.exec(value);
+  if (offset && (Number(offset[2]) > 15 || Number(offset[3]) > 59)) return false;
+  const instant = Date.parse(value.replace(offsetPattern, (_m, sign, h, m) => `${sign}${h}:${m}`));
+  return Number.isFinite(instant) && instant >= earliestInstant && instant <= latestInstant;
+}
+
+export const timestamp = z
+  .string()
+  .datetime({ offset: true })
+  .refine(storableTimestamp, 'Must be a date-time in years 0001 to 9999 with a UTC offset within ±15:59');
+/** Timestamps in responses: ISO 8601 in UTC (`2026-11-24T18:30:00.000Z`), documented as `date-time`. */
+export const isoTimestamp = z.string().datetime({ offset: true });
 
 export const idParams = z.object({ id: uuid });
 
@@ -56,6 +78,10 @@ export const problemSchema = z
       .array(z.object({ path: z.string(), message: z.string() }))
       .optional()
       .describe('bad_request only: one entry per invalid field'),
+    requestId: z
+      .string()
+      .optional()
+      .describe('The request id (the same as the x-request-id response header); quote it when reporting a problem'),
   })
   .passthrough();
 export type Problem = z.infer<typeof problemSchema>;
@@ -73,6 +99,7 @@ export const commonErrors = {
   404: problemResponse,
   409: problemResponse,
   413: problemResponse,
+  415: problemResponse,
   429: problemResponse,
   500: problemResponse,
   501: problemResponse,

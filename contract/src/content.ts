@@ -52,6 +52,8 @@ export const contentContract = c.router(
       responses: { 201: recordingSchema },
       metadata: access,
       summary: 'Ingest a merged recording (fires recording.ready)',
+      description:
+        'Ingests a merged recording of the event (its media URL and duration) and fires `recording.ready`.',
     },
     listRecordings: {
       method: 'GET',
@@ -60,6 +62,8 @@ export const contentContract = c.router(
       responses: { 200: z.object({ recordings: z.array(recordingSchema) }) },
       metadata: access,
       summary: 'List recordings',
+      description:
+        'The event’s recordings, newest first. Another workspace’s event answers 404.',
     },
     deleteRecording: {
       method: 'DELETE',
@@ -69,6 +73,8 @@ export const contentContract = c.router(
       responses: { 204: noContent },
       metadata: access,
       summary: 'Delete a recording and its clips',
+      description:
+        'Deletes a recording with its clips; they leave the public recap and content views at once.',
     },
     createTranscript: {
       method: 'POST',
@@ -81,6 +87,8 @@ export const contentContract = c.router(
       responses: { 201: transcriptSchema },
       metadata: access,
       summary: 'Ingest a transcript (fires transcript.ready; produces the summary and table notes)',
+      description:
+        'Ingests a transcript of the event (timed segments with speakers) and fires `transcript.ready`. The event’s summary and the breakout tables’ notes are produced from it in the background.',
     },
     listTranscripts: {
       method: 'GET',
@@ -89,6 +97,8 @@ export const contentContract = c.router(
       responses: { 200: z.object({ transcripts: z.array(transcriptSchema) }) },
       metadata: access,
       summary: 'List transcripts',
+      description:
+        'The event’s transcripts, with their segments. Another workspace’s event answers 404.',
     },
     deleteTranscript: {
       method: 'DELETE',
@@ -98,6 +108,8 @@ export const contentContract = c.router(
       responses: { 204: noContent },
       metadata: access,
       summary: 'Delete a transcript',
+      description:
+        'Deletes a transcript. The summary and table notes already produced from it stay.',
     },
     createClip: {
       method: 'POST',
@@ -111,6 +123,8 @@ export const contentContract = c.router(
       responses: { 201: clipSchema },
       metadata: access,
       summary: 'Request a clip of a recording (fires clip.ready)',
+      description:
+        'Requests a clip (a time range) of a recording; `clip.ready` fires when it is ready.',
     },
     listClips: {
       method: 'GET',
@@ -119,6 +133,8 @@ export const contentContract = c.router(
       responses: { 200: z.object({ clips: z.array(clipSchema) }) },
       metadata: access,
       summary: 'List a recording’s clips',
+      description:
+        'The recording’s clips, ready or still being produced.',
     },
     deleteClip: {
       method: 'DELETE',
@@ -128,6 +144,8 @@ export const contentContract = c.router(
       responses: { 204: noContent },
       metadata: access,
       summary: 'Delete a clip',
+      description:
+        'Deletes a clip; it leaves the public views at once.',
     },
   },
   { commonResponses: commonErrors },
@@ -143,8 +161,10 @@ export const broadcastContract = c.router(
       responses: {
         200: z.object({ broadcastId: uuid, eventId: uuid, status: z.enum(['live', 'paused']), playbackUrl: z.string() }),
       },
-      metadata: access,
+      metadata: meta({ ...access, errors: ['invalid_state'] }),
       summary: 'Start streaming the active broadcast phase (fires broadcast.live)',
+      description:
+        'Starts streaming the active broadcast phase and fires `broadcast.live` with the playback URL. The event must be live with a broadcast phase active (409 `invalid_state` otherwise); starting a paused broadcast resumes it.',
     },
     pause: {
       method: 'POST',
@@ -154,8 +174,10 @@ export const broadcastContract = c.router(
       responses: {
         200: z.object({ broadcastId: uuid, eventId: uuid, status: z.enum(['live', 'paused']), playbackUrl: z.string() }),
       },
-      metadata: access,
+      metadata: meta({ ...access, errors: ['invalid_state'] }),
       summary: 'Pause the broadcast (fires broadcast.paused)',
+      description:
+        'Pauses the broadcast and fires `broadcast.paused`. Only while the event is live (409 `invalid_state`).',
     },
   },
   { commonResponses: commonErrors },

@@ -70,15 +70,16 @@ export const updateEventBody = z.object({
   metadata: metadataSchema.optional().describe('Replaced wholesale'),
 });
 
-const lifecycle = (summary: string) =>
+const lifecycle = (summary: string, description: string) =>
   ({
     method: 'POST',
     path: '',
     pathParams: idParams,
     body: noContent,
     responses: { 200: eventWithPhasesSchema },
-    metadata: meta({ access: 'member', workspace: 'context' }),
+    metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
     summary,
+    description,
   }) as const;
 
 export const eventsContract = c.router(
@@ -90,6 +91,8 @@ export const eventsContract = c.router(
       responses: { 201: eventSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Create an event in draft (with optional phases)',
+      description:
+        'Creates an event in `draft` in the caller’s workspace, optionally with its agenda of phases. Drafts are invisible to the public; publish one to schedule it.',
     },
     list: {
       method: 'GET',
@@ -98,6 +101,8 @@ export const eventsContract = c.router(
       responses: { 200: z.object({ events: z.array(eventSchema), nextCursor: z.string().nullable() }) },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'List events, newest first',
+      description:
+        'The workspace’s events, newest first, up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page.',
     },
     get: {
       method: 'GET',
@@ -106,6 +111,8 @@ export const eventsContract = c.router(
       responses: { 200: eventWithPhasesSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Read an event with its phases in order',
+      description:
+        'One event of the caller’s workspace with its phases in agenda order; another workspace’s event answers 404.',
     },
     update: {
       method: 'PATCH',
@@ -115,6 +122,8 @@ export const eventsContract = c.router(
       responses: { 200: eventSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Update an event',
+      description:
+        'Changes an event’s settings; `metadata` is replaced whole and `null` clears a schedule time.',
     },
     delete: {
       method: 'DELETE',
@@ -124,11 +133,22 @@ export const eventsContract = c.router(
       responses: { 204: noContent },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Delete an event with its phases, Q&A, invites, memberships and registrations',
+      description:
+        'Deletes an event with its phases, Q&A, invites, memberships and registrations.',
     },
-    publish: { ...lifecycle('Publish a draft (draft → scheduled)'), path: '/v1/events/:id/publish' },
-    start: { ...lifecycle('Go live (scheduled → live); activates the first phase'), path: '/v1/events/:id/start' },
+    publish: { ...lifecycle(
+        'Publish a draft (draft → scheduled)',
+        'Publishes a draft: it becomes `scheduled`, visible on public surfaces (unless private) and open for registration, and `event.published` fires. Only drafts can be published (409 `invalid_state`).',
+      ), path: '/v1/events/:id/publish' },
+    start: { ...lifecycle(
+        'Go live (scheduled → live); activates the first phase',
+        'Takes a scheduled event live: its first phase becomes active and `event.started` fires. Only scheduled events can start (409 `invalid_state`): publish a draft first; an ended event never starts again.',
+      ), path: '/v1/events/:id/start' },
     advance: {
-      ...lifecycle('End the active phase and start the next; the last advance ends the event'),
+      ...lifecycle(
+        'End the active phase and start the next; the last advance ends the event',
+        'Ends the active phase and activates the next one; advancing past the last phase ends the event (`event.ended`). Only live events advance (409 `invalid_state`). Send `phaseId` to advance only if that phase is still the active one, so two hosts clicking at once move the agenda one step.',
+      ),
       path: '/v1/events/:id/advance',
       body: z
         .object({
@@ -136,7 +156,10 @@ export const eventsContract = c.router(
         })
         .optional(),
     },
-    end: { ...lifecycle('End the event (from live, or cancel a scheduled one)'), path: '/v1/events/:id/end' },
+    end: { ...lifecycle(
+        'End the event (from live, or cancel a scheduled one)',
+        'Ends a live event (its active phase ends) or cancels a scheduled one, and fires `event.ended`. Drafts and ended events answer 409 `invalid_state`.',
+      ), path: '/v1/events/:id/end' },
   },
   { commonResponses: commonErrors },
 );

@@ -28,8 +28,10 @@ export const gatewayContract = c.router(
           anonymous: z.boolean(),
         }),
       },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['not_found', 'invalid_state', 'sign_in_required'] }),
       summary: 'A short-lived live-gateway token (Bearer session optional)',
+      description:
+        'Mints a live-gateway token for one event, valid 5 minutes: open `GET /v1/live?token=…` with it (the answer’s `url`). With a Bearer session the token carries the caller’s event role; without one the caller joins anonymously as a viewer, which only broadcasts allow (calls answer 401 `sign_in_required`). Ended events and events without phases answer 409 `invalid_state`.',
     },
     guestSession: {
       method: 'POST',
@@ -44,8 +46,10 @@ export const gatewayContract = c.router(
           guest: z.object({ sub: z.string(), name: z.string().nullable(), email: z.string().nullable() }),
         }),
       },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['invalid_token', 'account_exists', 'invalid_state', 'service_unavailable'] }),
       summary: 'Exchange a partner JWT for an ephemeral guest session',
+      description:
+        'Exchanges a JWT signed by a registered partner (a guest integration of the event’s workspace) for a short-lived guest session token (`gcg_`) on this event. The JWT is checked against the partner’s key set (issuer, audience, expiry). An email that belongs to an account answers 409 `account_exists`: that person signs in instead.',
     },
   },
   { commonResponses: commonErrors },
@@ -70,6 +74,8 @@ export const guestIntegrationsContract = c.router(
       responses: { 201: guestIntegrationSchema },
       metadata: meta({ access: 'admin', workspace: 'path' }),
       summary: 'Register a partner allowed to issue guest JWTs',
+      description:
+        'Registers a partner that may issue guest JWTs for this workspace’s events: its issuer, audience and JWKS URL.',
     },
     list: {
       method: 'GET',
@@ -78,6 +84,8 @@ export const guestIntegrationsContract = c.router(
       responses: { 200: z.object({ integrations: z.array(guestIntegrationSchema) }) },
       metadata: meta({ access: 'member', workspace: 'path' }),
       summary: 'List active guest integrations',
+      description:
+        'The workspace’s active guest integrations (revoked ones are left out).',
     },
     delete: {
       method: 'DELETE',
@@ -87,6 +95,8 @@ export const guestIntegrationsContract = c.router(
       responses: { 204: noContent },
       metadata: meta({ access: 'admin', workspace: 'path' }),
       summary: 'Revoke a guest integration',
+      description:
+        'Revokes a guest integration: its JWTs are refused from now on. Guest sessions already issued run out on their own.',
     },
   },
   { commonResponses: commonErrors },

@@ -55,6 +55,7 @@ export const contract: Contract = {
 
 export * from './common';
 export * from './errors';
+export * from './input-rules';
 export * from './accounts';
 export * from './workspaces';
 export * from './invites';

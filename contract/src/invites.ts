@@ -39,8 +39,10 @@ export const invitesContract = c.router(
           url: z.string().optional().describe('The invite link, shown once: link invites (no email) and email dev mode'),
         }),
       },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', workspace: 'path', errors: ['role_not_on_event'] }),
       summary: 'Invite someone to the workspace or to an event',
+      description:
+        'Invites someone to the workspace (role `member` or `admin`) or to an event (an event role the event has a place for, else 400 `role_not_on_event`). With an email the invite is sent to it; without one the answer carries the link (`url`), shown once.',
     },
     list: {
       method: 'GET',
@@ -49,6 +51,8 @@ export const invitesContract = c.router(
       responses: { 200: z.object({ invites: z.array(inviteSchema) }) },
       metadata: meta({ access: 'member', workspace: 'path' }),
       summary: 'List the workspace’s invites',
+      description:
+        'The workspace’s invites with their state (`pending`, `accepted`, `revoked`, `expired`).',
     },
     revoke: {
       method: 'DELETE',
@@ -56,8 +60,10 @@ export const invitesContract = c.router(
       pathParams: z.object({ id: uuid, inviteId: uuid }),
       body: noContent,
       responses: { 204: noContent },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', workspace: 'path', errors: ['invalid_state'] }),
       summary: 'Revoke a pending invite',
+      description:
+        'Revokes a pending invite; its link stops working. An accepted invite cannot be revoked (409 `invalid_state`).',
     },
     preview: {
       method: 'GET',
@@ -76,6 +82,8 @@ export const invitesContract = c.router(
       },
       metadata: meta({ access: 'public' }),
       summary: 'Preview an invite for the invite page',
+      description:
+        'What an invite link leads to (workspace or event, role, inviter), for the page that shows it before it is accepted. Unknown, expired or used tokens answer 404.',
     },
     accept: {
       method: 'POST',
@@ -90,8 +98,10 @@ export const invitesContract = c.router(
           role: z.string(),
         }),
       },
-      metadata: meta({ access: 'account' }),
+      metadata: meta({ access: 'account', errors: ['invalid_token', 'forbidden'] }),
       summary: 'Accept an invite with the signed-in account',
+      description:
+        'Accepts an invite with the signed-in account: joins the workspace, or takes the role on the event. An invite sent to an email needs an account that owns that email (403 otherwise).',
     },
   },
   { commonResponses: commonErrors },

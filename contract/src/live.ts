@@ -28,6 +28,14 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('lobby.admit'), participantId: z.string() }),
   z.object({ type: z.literal('lobby.deny'), participantId: z.string() }),
   z.object({ type: z.literal('table.observe'), table: z.number().int().min(1) }),
+  z
+    .object({
+      type: z.literal('audience.list'),
+      cursor: z.string().max(512).optional().describe('nextCursor of the previous page; absent for the first'),
+      limit: z.number().int().min(1).max(200).optional().describe('Page size, default 50'),
+      requestId: z.string().max(64).optional().describe('Echoed in the audience.page answer'),
+    })
+    .describe('Moderators: one page of the participants present, ordered by participantId'),
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
 
@@ -48,7 +56,16 @@ export const liveParticipantSchema = z.object({
   anonymous: z.boolean(),
 });
 
-export const liveServerMessageSchema = z.discriminatedUnion('type', [
+/** Participants present (distinct, across every server process) by their narrowed role. */
+export const audienceCountsSchema = z.object({
+  host: z.number().int(),
+  speaker: z.number().int(),
+  participant: z.number().int(),
+  viewer: z.number().int(),
+  workspace_admin: z.number().int(),
+});
+
+const liveServerMessageTypes = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('welcome'),
     identity: liveParticipantSchema,
@@ -59,11 +76,48 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
     cast: z.array(z.object({ name: z.string(), role: eventRoleSchema })),
     media: mediaGrantSchema,
     lobby: z.boolean().describe('true while waiting for admission'),
+    lastSeq: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe('The seq this socket starts after: every fanned-out message with a higher seq follows'),
+    resume: z
+      .object({
+        secret: z.string().describe('Pass back as ?resume= (with ?after=<last seq>) when reconnecting'),
+        windowMs: z.number().int().describe('How long the event keeps its history for a resume'),
+      })
+      .describe('How to resume this session after a dropped socket'),
+    resumed: z
+      .object({
+        after: z.number().int().nonnegative().describe('The seq the socket resumed after'),
+        replayed: z.number().int().nonnegative().describe('How many missed messages follow, before live ones'),
+      })
+      .nullable()
+      .describe('Set when this socket resumed an earlier one; null for a fresh session'),
   }),
   z.object({ type: z.literal('pong') }),
   z.object({ type: z.literal('error'), code: z.string(), detail: z.string() }),
-  z.object({ type: z.literal('presence.joined'), participant: liveParticipantSchema }),
-  z.object({ type: z.literal('presence.left'), participantId: z.string() }),
+  z
+    .object({ type: z.literal('presence.joined'), participant: liveParticipantSchema })
+    .describe('A participant other than a viewer arrived; viewers receive `audience` instead'),
+  z
+    .object({ type: z.literal('presence.left'), participantId: z.string() })
+    .describe('A participant other than a viewer left; viewers receive `audience` instead'),
+  z
+    .object({
+      type: z.literal('audience'),
+      total: z.number().int().describe('Participants present, every role'),
+      byRole: audienceCountsSchema,
+    })
+    .describe('Who is here, counted: right after welcome, then at most about once a second when it changed'),
+  z
+    .object({
+      type: z.literal('audience.page'),
+      requestId: z.string().nullable(),
+      participants: z.array(liveParticipantSchema),
+      nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
+    })
+    .describe('Answer to audience.list'),
   z.object({
     type: z.literal('question.created'),
     question: z.object({ id: uuid, text: z.string(), authorName: z.string().nullable(), votes: z.number().int() }),
@@ -98,4 +152,11 @@ export const liveServerMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('table.assigned'), table: z.number().int(), room: z.string(), media: mediaGrantSchema }),
   z.object({ type: z.literal('event.ended') }),
 ]);
+/**
+ * Every message fanned out to an event's sockets carries `seq`: per event, increasing, the same on every
+ * server process (replies to one socket — `welcome`, `pong`, `error`, grants — carry none).
+ */
+export const liveServerMessageSchema = liveServerMessageTypes.and(
+  z.object({ seq: z.number().int().positive().optional() }),
+);
 export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;

@@ -43,6 +43,8 @@ export const usersContract = c.router(
       responses: { 200: z.object({ users: z.array(userSchema) }) },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'List pre-provisioned users',
+      description:
+        'The workspace’s pre-provisioned users (participant identities your system manages, keyed by `externalSub`).',
     },
     upsert: {
       method: 'POST',
@@ -56,6 +58,8 @@ export const usersContract = c.router(
       responses: { 200: userSchema, 201: userSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Create (201) or update (200) a user by externalSub',
+      description:
+        'Creates a user (201) or updates the one with the same `externalSub` (200): the identity your system gives a person, so their event roles follow them.',
     },
   },
   { commonResponses: commonErrors },
@@ -71,8 +75,10 @@ export const membershipsContract = c.router(
       pathParams: idParams,
       body: z.object({ userId: uuid, role: eventRoleSchema }),
       responses: { 201: membershipSchema },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', workspace: 'context', errors: ['role_not_on_event'] }),
       summary: 'Give a user a role on the event',
+      description:
+        'Gives a user a role on the event. A user holds one role per event: giving another replaces it. A role the event’s phases have no place for answers 400 `role_not_on_event`.',
     },
     list: {
       method: 'GET',
@@ -81,6 +87,8 @@ export const membershipsContract = c.router(
       responses: { 200: z.object({ memberships: z.array(membershipSchema) }) },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'List the event’s memberships',
+      description:
+        'The event’s memberships: which user holds which role.',
     },
     get: {
       method: 'GET',
@@ -89,6 +97,8 @@ export const membershipsContract = c.router(
       responses: { 200: membershipSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Read one membership',
+      description:
+        'One membership of the event: the user and the role they hold.',
     },
     delete: {
       method: 'DELETE',
@@ -98,6 +108,8 @@ export const membershipsContract = c.router(
       responses: { 204: noContent },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Remove a membership',
+      description:
+        'Removes a user’s role on the event; gateway tokens minted afterwards no longer carry it.',
     },
   },
   { commonResponses: commonErrors },
@@ -112,6 +124,8 @@ export const questionsContract = c.router(
       responses: { 200: z.object({ questions: z.array(questionSchema) }) },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Q&A questions with vote tallies, most votes first (ties: oldest first)',
+      description:
+        'The event’s Q&A questions with their vote tallies, most votes first (ties: oldest first).',
     },
   },
   { commonResponses: commonErrors },

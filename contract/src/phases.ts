@@ -68,8 +68,10 @@ export const phasesContract = c.router(
       pathParams: idParams,
       body: phaseInputSchema,
       responses: { 201: phaseSchema },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
       summary: 'Append a phase to the agenda',
+      description:
+        'Adds a phase at the end of the event’s agenda: `broadcast`, `meeting`, `breakout` (tables of `roomSize`, optional timer) or `rotation` (`rounds` × `roundSeconds`). Not on ended events (409 `invalid_state`).',
     },
     update: {
       method: 'PATCH',
@@ -82,8 +84,10 @@ export const phasesContract = c.router(
         })
         .strict(),
       responses: { 200: phaseSchema },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
       summary: 'Update a phase’s config or feature set (modality never changes)',
+      description:
+        'Changes a phase’s config or feature set; the modality never changes. Phases of an ended event cannot change (409 `invalid_state`).',
     },
     extend: {
       method: 'POST',
@@ -91,8 +95,10 @@ export const phasesContract = c.router(
       pathParams: idParams,
       body: z.object({ seconds: z.number().int().min(10).max(3600) }).strict(),
       responses: { 200: phaseSchema },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
       summary: 'Add seconds to the active phase’s timer',
+      description:
+        'Adds 10–3600 seconds to the timer of the active phase. Only the active phase, only a timed one, and for breakouts only when `config.extendable` is true; otherwise 409 `invalid_state`.',
     },
   },
   { commonResponses: commonErrors },

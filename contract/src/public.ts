@@ -49,7 +49,7 @@ export const summarySchema = z.object({ text: z.string(), speakers: z.array(spea
 
 export const tableNotesSchema = z
   .object({
-    event: z.object({ id: z.string(), title: z.string(), scheduledAt: z.string().nullable() }).passthrough(),
+    event: z.object({ id: z.string(), title: z.string(), scheduledAt: isoTimestamp.nullable() }).passthrough(),
     table: z.object({ roomId: z.string(), number: z.number().int(), label: z.string() }).passthrough(),
     recipientUserId: z.string(),
     recipientName: z.string().nullable(),
@@ -98,7 +98,7 @@ export const tableNotesSchema = z
         })
         .passthrough(),
     ),
-    generatedAt: z.string(),
+    generatedAt: isoTimestamp,
   })
   .passthrough();
 
@@ -135,6 +135,8 @@ export const publicContract = c.router(
       responses: { 200: publicEventSchema },
       metadata: publicAccess,
       summary: 'Public event view: phases, on-stage cast, active broadcast',
+      description:
+        'The public view of a published event: agenda, who is on stage, and the active broadcast. Drafts are never shown; private events only to a workspace session of their workspace.',
     },
     tableSummary: {
       method: 'GET',
@@ -144,6 +146,8 @@ export const publicContract = c.router(
       responses: { 200: tableNotesSchema },
       metadata: publicAccess,
       summary: 'One table’s notes, with the token from the table-notes email',
+      description:
+        'The notes of one breakout table, read with the token `t` from the table-notes email. A wrong token answers 404, like an unknown event.',
     },
     recap: {
       method: 'GET',
@@ -159,6 +163,8 @@ export const publicContract = c.router(
       },
       metadata: publicAccess,
       summary: 'Latest recording, clips and AI summary',
+      description:
+        'After an event: its latest recording, its clips and the AI summary (null until a transcript produced one).',
     },
     content: {
       method: 'GET',
@@ -176,6 +182,8 @@ export const publicContract = c.router(
       },
       metadata: publicAccess,
       summary: 'Post-event content: recordings, derivations, generated media, cast',
+      description:
+        'Everything produced for a published event: recordings, transcripts and what was derived from them, generated media, and the cast.',
     },
     asset: {
       method: 'GET',
@@ -191,6 +199,8 @@ export const publicContract = c.router(
       },
       metadata: publicAccess,
       summary: 'A clip or recording with its event context',
+      description:
+        'One clip or recording, with the event it belongs to, for sharing pages.',
     },
     register: {
       method: 'POST',
@@ -200,8 +210,10 @@ export const publicContract = c.router(
         .object({ name: z.string().trim().min(1).max(200), email: z.string().trim().min(3).max(320).email() })
         .strict(),
       responses: { 200: z.object({ registered: z.boolean(), alreadyRegistered: z.boolean() }) },
-      metadata: publicAccess,
+      metadata: meta({ ...publicAccess, errors: ['forbidden', 'invalid_state', 'event_full'] }),
       summary: 'Register for an event; the confirmation email carries the entry link',
+      description:
+        'Registers a person for a published event; the confirmation email carries a single-use entry link. Registering again with the same email answers `alreadyRegistered: true`. An event at capacity answers 409 `event_full`; an ended one 409 `invalid_state`; private events cannot be self-registered for (403).',
     },
     enter: {
       method: 'POST',
@@ -209,8 +221,10 @@ export const publicContract = c.router(
       pathParams: idParams,
       body: z.object({ token: z.string().min(1).max(500) }).strict(),
       responses: { 200: z.object({ sessionToken: z.string(), eventId: uuid, name: z.string().nullable() }) },
-      metadata: publicAccess,
+      metadata: meta({ ...publicAccess, errors: ['invalid_token'] }),
       summary: 'Exchange a registration-entry token for an entry session',
+      description:
+        'Exchanges the single-use token from a registration email for an entry session (`gce_`), which joins the event’s live gateway as the registered person.',
     },
     helpChat: {
       method: 'POST',
@@ -218,8 +232,10 @@ export const publicContract = c.router(
       body: helpChatBody,
       responses: { 200: z.object({ reply: z.string() }) },
       // Conversations are not stored, not even as an idempotent answer.
-      metadata: meta({ access: 'public', replayable: false }),
+      metadata: meta({ access: 'public', replayable: false, errors: ['rate_limited'] }),
       summary: 'Answer the latest user turn from the product FAQ (rate-limited)',
+      description:
+        'Answers the latest user turn of a short conversation from the product FAQ. Nothing is stored or broadcast. Limited to 20 requests per minute per client address (`RateLimit-*` headers; 429 with `Retry-After` past it).',
     },
   },
   { commonResponses: commonErrors },

@@ -56,6 +56,8 @@ export const webhooksContract = c.router(
       responses: { 201: webhookEndpointWithSecretSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Register an HTTPS endpoint (signing secret shown once)',
+      description:
+        'Registers an HTTPS endpoint for the workspace’s webhook deliveries (`eventTypes` empty means every type). The signing `secret` (`whsec_…`) is in this answer only; verify every delivery’s `x-gc-signature` with it. Private and loopback targets are refused.',
     },
     list: {
       method: 'GET',
@@ -63,6 +65,8 @@ export const webhooksContract = c.router(
       responses: { 200: z.object({ webhooks: z.array(webhookEndpointSchema) }) },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'List endpoints (never secrets)',
+      description:
+        'The workspace’s webhook endpoints with their state, without secrets.',
     },
     get: {
       method: 'GET',
@@ -71,6 +75,8 @@ export const webhooksContract = c.router(
       responses: { 200: webhookEndpointSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Read an endpoint',
+      description:
+        'One webhook endpoint with its state (`enabled`, `disabledReason`), without its secret.',
     },
     update: {
       method: 'PATCH',
@@ -86,6 +92,8 @@ export const webhooksContract = c.router(
       responses: { 200: webhookEndpointSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Change url, event types, or enable/disable',
+      description:
+        'Changes the URL or event types, or enables/disables the endpoint. Re-enabling clears `disabledReason`. An endpoint that only failed for 3 days, or whose receiver answered 410, is disabled by the server.',
     },
     delete: {
       method: 'DELETE',
@@ -95,6 +103,8 @@ export const webhooksContract = c.router(
       responses: { 204: noContent },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Delete an endpoint; queued deliveries stop immediately',
+      description:
+        'Deletes the endpoint; its queued deliveries stop at once.',
     },
     rotateSecret: {
       method: 'POST',
@@ -104,6 +114,8 @@ export const webhooksContract = c.router(
       responses: { 200: webhookEndpointWithSecretSchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'New signing secret; for 24 h deliveries carry both signatures',
+      description:
+        'Issues a new signing secret (shown once). For 24 hours deliveries carry signatures with both the old and the new secret, so receivers can switch without losing any.',
     },
     test: {
       method: 'POST',
@@ -113,6 +125,8 @@ export const webhooksContract = c.router(
       responses: { 202: deliverySchema },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'Send a test event (delivered and logged like any other)',
+      description:
+        'Queues a test delivery to the endpoint; it is signed, retried and logged like any other, so it exercises the receiver end to end.',
     },
     listDeliveries: {
       method: 'GET',
@@ -122,6 +136,8 @@ export const webhooksContract = c.router(
       responses: { 200: z.object({ deliveries: z.array(deliverySchema), nextCursor: z.string().nullable() }) },
       metadata: meta({ access: 'member', workspace: 'context' }),
       summary: 'The attempt log, newest first',
+      description:
+        'The endpoint’s deliveries, newest first, each with every attempt (status, duration, the first 1 KiB of the answer, or the error).',
     },
     retryDelivery: {
       method: 'POST',
@@ -129,8 +145,10 @@ export const webhooksContract = c.router(
       pathParams: endpointDelivery,
       body: noContent,
       responses: { 202: deliverySchema },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
       summary: 'Send a delivery again',
+      description:
+        'Queues one more attempt of a delivery, whatever its state. The endpoint must be enabled (409 `invalid_state`).',
     },
   },
   { commonResponses: commonErrors },

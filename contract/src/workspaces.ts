@@ -58,8 +58,10 @@ export const workspacesContract = c.router(
       path: '/v1/workspaces',
       body: z.object({ name: z.string().trim().min(1).max(100), slug: slugSchema.optional() }),
       responses: { 201: workspaceSchema.extend({ apiKey: apiKeyWithSecretSchema }) },
-      metadata: meta({ access: 'account' }),
+      metadata: meta({ access: 'account', errors: ['slug_taken'] }),
       summary: 'Create a workspace with its first default API key',
+      description:
+        'Creates a workspace owned by the caller, with a first API key whose secret is in the answer and is never shown again: store it. The slug is derived from the name unless given; a slug in use answers 409 `slug_taken`.',
     },
     list: {
       method: 'GET',
@@ -67,6 +69,8 @@ export const workspacesContract = c.router(
       responses: { 200: z.object({ workspaces: z.array(workspaceSchema) }) },
       metadata: meta({ access: 'accountOrPlatform' }),
       summary: 'The caller’s workspaces, or every workspace with a valid x-platform-key',
+      description:
+        'The workspaces the signed-in account belongs to. With a valid `x-platform-key`, every workspace.',
     },
     update: {
       method: 'PATCH',
@@ -74,8 +78,10 @@ export const workspacesContract = c.router(
       pathParams: z.object(workspacePath),
       body: z.object({ name: z.string().trim().min(1).max(100).optional(), slug: slugSchema.optional() }).strict(),
       responses: { 200: workspaceSchema },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', workspace: 'path', errors: ['slug_taken'] }),
       summary: 'Rename a workspace or change its slug',
+      description:
+        'Renames the workspace or changes its slug (409 `slug_taken` when another workspace has it).',
     },
     createSession: {
       method: 'POST',
@@ -91,6 +97,8 @@ export const workspacesContract = c.router(
       },
       metadata: meta({ access: 'memberSession', workspace: 'path' }),
       summary: 'Bridge an account session into a workspace session token and participant identity',
+      description:
+        'Bridges the caller’s account session into a workspace session token (`gcw_`) and the participant identity used on the live gateway, for apps that act inside one workspace.',
     },
   },
   { commonResponses: commonErrors },
@@ -105,6 +113,8 @@ export const membersContract = c.router(
       responses: { 200: z.object({ members: z.array(memberSchema) }) },
       metadata: meta({ access: 'member', workspace: 'path' }),
       summary: 'List members with their role and primary email',
+      description:
+        'The workspace’s members with their role and primary email.',
     },
     leave: {
       method: 'DELETE',
@@ -112,8 +122,10 @@ export const membersContract = c.router(
       pathParams: z.object(workspacePath),
       body: noContent,
       responses: { 204: noContent },
-      metadata: meta({ access: 'memberSession', workspace: 'path' }),
+      metadata: meta({ access: 'memberSession', workspace: 'path', errors: ['conflict'] }),
       summary: 'Leave the workspace (blocked for its only owner)',
+      description:
+        'The caller leaves the workspace. The only owner cannot leave (409 `conflict`); another owner must exist first.',
     },
     update: {
       method: 'PATCH',
@@ -123,6 +135,8 @@ export const membersContract = c.router(
       responses: { 200: memberSchema },
       metadata: meta({ access: 'admin', workspace: 'path' }),
       summary: 'Change a member’s role (owners are untouchable)',
+      description:
+        'Changes a member’s role between `member` and `admin`. Owners cannot be changed through this call (403).',
     },
     remove: {
       method: 'DELETE',
@@ -132,6 +146,8 @@ export const membersContract = c.router(
       responses: { 204: noContent },
       metadata: meta({ access: 'admin', workspace: 'path' }),
       summary: 'Remove a member (owners cannot be removed)',
+      description:
+        'Removes a member from the workspace; their sessions lose access at once. Owners cannot be removed (403).',
     },
   },
   { commonResponses: commonErrors },
@@ -146,6 +162,8 @@ export const apiKeysContract = c.router(
       responses: { 200: z.object({ apiKeys: z.array(apiKeySchema) }) },
       metadata: meta({ access: 'admin', workspace: 'path' }),
       summary: 'List API keys with revocation state (never secrets)',
+      description:
+        'The workspace’s API keys with their state (`active`, `revoked`) and last use. Secrets are never returned after creation.',
     },
     create: {
       method: 'POST',
@@ -155,6 +173,8 @@ export const apiKeysContract = c.router(
       responses: { 201: apiKeyWithSecretSchema },
       metadata: meta({ access: 'admin', workspace: 'path' }),
       summary: 'Create an API key (secret shown once)',
+      description:
+        'Creates an API key. The `secret` (`gck_…`) is in this answer only: only its hash is kept. Send it as `x-api-key` from server-side code.',
     },
     delete: {
       method: 'DELETE',
@@ -164,6 +184,8 @@ export const apiKeysContract = c.router(
       responses: { 204: noContent },
       metadata: meta({ access: 'admin', workspace: 'path' }),
       summary: 'First call revokes the key; a second call deletes it',
+      description:
+        'The first call revokes the key (calls with it answer 401 from then on, on every server process); a second call deletes the revoked key from the list.',
     },
     createWithKey: {
       method: 'POST',
@@ -172,6 +194,8 @@ export const apiKeysContract = c.router(
       responses: { 201: apiKeyWithSecretSchema },
       metadata: meta({ access: 'apiKey', workspace: 'context' }),
       summary: 'Create a new key for the calling key’s workspace',
+      description:
+        'Creates a new API key in the calling key’s workspace, for rotating keys without a person signing in. The secret is shown once.',
     },
   },
   { commonResponses: commonErrors },

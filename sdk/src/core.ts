@@ -1,13 +1,12 @@
-import { type Contract, contract } from '@gathercast/contract';
 import {
-  type ApiFetcherArgs,
-  type AppRoute,
-  type AppRouter,
-  type InitClientReturn,
-  initClient,
-  isAppRoute,
-} from '@ts-rest/core';
-import { GathercastConnectionError, GathercastError } from './errors';
+  GathercastAbortError,
+  GathercastConnectionError,
+  GathercastError,
+  GathercastTimeoutError,
+} from './errors';
+import { type ApiResponse, readRateLimit } from './response';
+import type { Route } from './routes';
+import { VERSION } from './version';
 
 export interface ClientOptions {
   /** e.g. https://api.gathercast.example (no trailing /v1). */
@@ -22,91 +21,236 @@ export interface ClientOptions {
   fetch?: typeof fetch;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
+  /** Retries after a connection error, timeout, 429, 409 "key in progress" or 5xx (default 2). */
+  maxRetries?: number;
+  /** Milliseconds one attempt may take, answer body included (default 30 000). */
+  timeout?: number;
 }
 
-/** The underlying ts-rest client (named through InitClientReturn so declaration bundling keeps `Contract`). */
-export type RawClient = InitClientReturn<Contract, { baseUrl: string; baseHeaders: Record<string, string> }>;
-
-type Success = 200 | 201 | 202 | 204 | 302;
-
-/** A ts-rest client method, unwrapped: resolves to the success body, throws GathercastError otherwise. */
-export type Unwrapped<F> = F extends (...args: infer A) => Promise<infer R>
-  ? (...args: A) => Promise<R extends { status: Success; body: infer B } ? B : never>
-  : never;
-
-export type ResourceMethods<R> = { [K in keyof R]: Unwrapped<R[K]> };
-
-function headerValue(headers: Headers | Record<string, string> | undefined, name: string): string | undefined {
-  if (!headers) return undefined;
-  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
-  return (headers as Record<string, string>)[name];
+/** Options of one call, passed as the last argument of any method. */
+export interface RequestOptions {
+  /** For a POST: the key the server deduplicates on (default: one generated per call, reused on retries). */
+  idempotencyKey?: string;
+  /** Milliseconds one attempt may take (default: the client's). */
+  timeout?: number;
+  /** Aborts the call, retries included. */
+  signal?: AbortSignal;
+  /** Retries for this call (default: the client's). */
+  maxRetries?: number;
+  /** Extra headers for this call. */
+  headers?: Record<string, string>;
+  /** The workspace this call acts on (overrides the client's `workspaceId`). */
+  workspaceId?: string;
 }
 
-/** The one request path every resource goes through. */
+/** The arguments of any route: path params, query, JSON body, and headers. */
+export interface RouteArgs {
+  params?: Record<string, unknown>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  headers?: Record<string, string | undefined>;
+}
+
+/** The final HTTP answer of a call, thrown or not. */
+export interface RawAnswer {
+  status: number;
+  body: unknown;
+  headers: Headers;
+}
+
+export const DEFAULT_MAX_RETRIES = 2;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const INITIAL_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 8_000;
+/** A longer Retry-After is not waited for: the error goes to the caller. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+/** Seconds from a Retry-After header (delta-seconds or an HTTP date), or undefined. */
+export function retryAfterSeconds(headers: Headers): number | undefined {
+  const value = headers.get('retry-after');
+  if (!value) return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return Math.max(0, seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, (date - Date.now()) / 1000);
+}
+
+/** Exponential backoff (0.5 s, 1 s, 2 s, … up to 8 s) less up to 25 % jitter, so clients do not retry in step. */
+export function backoffMs(retry: number): number {
+  const base = Math.min(INITIAL_BACKOFF_MS * 2 ** retry, MAX_BACKOFF_MS);
+  return base * (1 - Math.random() * 0.25);
+}
+
+/**
+ * Whether an answer is worth another attempt: 429, 5xx except 501 (not implemented will not change), and a 409
+ * with Retry-After (the same Idempotency-Key is still being processed; other 409s are final).
+ */
+export function isRetryableStatus(status: number, headers: Headers): boolean {
+  if (status === 429) return true;
+  if (status === 409) return headers.has('retry-after');
+  return status >= 500 && status !== 501;
+}
+
+function newIdempotencyKey(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+function buildUrl(baseUrl: string, route: Route, args: RouteArgs): string {
+  const path = route.path.replace(/:([A-Za-z0-9_]+)/g, (_, name: string) => {
+    const value = args.params?.[name];
+    if (value === undefined || value === null) throw new TypeError(`Missing path parameter "${name}" for ${route.path}`);
+    return encodeURIComponent(String(value));
+  });
+  const query = new URLSearchParams();
+  for (const [key, value] of Object.entries(args.query ?? {})) {
+    if (value === undefined || value === null) continue;
+    for (const item of Array.isArray(value) ? value : [value])
+      query.append(key, item instanceof Date ? item.toISOString() : String(item));
+  }
+  const search = query.toString();
+  return `${baseUrl}${path}${search ? `?${search}` : ''}`;
+}
+
+function parseBody(text: string, contentType: string): unknown {
+  if (!text) return undefined;
+  if (!contentType.includes('json')) return text;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(new GathercastAbortError(signal.reason));
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(new GathercastAbortError(signal?.reason));
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+
+/** The one request path every method goes through: headers, timeout, retries, idempotency, errors. */
 export class RequestCore {
-  readonly raw: RawClient;
+  readonly baseUrl: string;
+  private readonly fetchImpl: typeof fetch;
 
   constructor(readonly options: ClientOptions) {
-    const baseHeaders: Record<string, string> = { ...options.headers };
-    if (options.apiKey) baseHeaders['x-api-key'] = options.apiKey;
-    if (options.sessionToken) baseHeaders.authorization = `Bearer ${options.sessionToken}`;
-    if (options.workspaceId) baseHeaders['x-workspace-id'] = options.workspaceId;
-    const fetchImpl = options.fetch ?? globalThis.fetch;
-    this.raw = initClient(contract, {
-      baseUrl: options.baseUrl.replace(/\/+$/, ''),
-      baseHeaders,
-      jsonQuery: false,
-      validateResponse: false,
-      api: async ({ path, method, headers, body, fetchOptions }: ApiFetcherArgs) => {
-        let res: Response;
-        try {
-          res = await fetchImpl(path, { ...fetchOptions, method, headers, body, redirect: 'manual' });
-        } catch (err) {
-          throw new GathercastConnectionError(`Could not reach ${options.baseUrl}: ${(err as Error).message}`, err);
-        }
-        const text = await res.text();
-        const type = res.headers.get('content-type') ?? '';
-        let parsed: unknown = text;
-        if (text && (type.includes('json') || type.includes('problem'))) {
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            parsed = text;
-          }
-        }
-        return { status: res.status, body: text ? parsed : undefined, headers: res.headers };
-      },
-    }) as RawClient;
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.fetchImpl = options.fetch ?? ((...args) => globalThis.fetch(...args));
   }
 
-  /** Maps a raw `{status, body, headers}` to the body, or throws the problem as a GathercastError. */
-  static unwrap(result: { status: number; body: unknown; headers?: Headers }): unknown {
-    if (result.status >= 200 && result.status < 400) return result.body;
-    const body = (typeof result.body === 'object' && result.body !== null ? result.body : {}) as Record<string, unknown>;
-    const retryAfter = headerValue(result.headers, 'retry-after');
-    throw new GathercastError(
-      result.status,
-      typeof body.code === 'string' ? body.code : `http_${result.status}`,
-      typeof body.detail === 'string' ? body.detail : String(result.body ?? ''),
-      headerValue(result.headers, 'x-request-id'),
-      typeof body.type === 'string' ? body.type : undefined,
-      Array.isArray(body.errors) ? (body.errors as GathercastError['errors']) : undefined,
-      body,
-      retryAfter ? Number(retryAfter) : undefined,
-    );
+  private headersFor(route: Route, args: RouteArgs, options: RequestOptions): Record<string, string> {
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      'user-agent': `gathercast-sdk-js/${VERSION}`,
+    };
+    const set = (from: Record<string, string | undefined> | undefined) => {
+      for (const [name, value] of Object.entries(from ?? {}))
+        if (value !== undefined) headers[name.toLowerCase()] = value;
+    };
+    set(this.options.headers);
+    if (this.options.apiKey) headers['x-api-key'] = this.options.apiKey;
+    if (this.options.sessionToken) headers.authorization = `Bearer ${this.options.sessionToken}`;
+    const workspaceId = options.workspaceId ?? this.options.workspaceId;
+    if (workspaceId) headers['x-workspace-id'] = workspaceId;
+    set(args.headers);
+    set(options.headers);
+    if (args.body !== undefined) headers['content-type'] = 'application/json';
+    if (route.method === 'POST')
+      headers['idempotency-key'] = options.idempotencyKey ?? headers['idempotency-key'] ?? newIdempotencyKey();
+    return headers;
   }
 
-  /** The methods of one contract group, unwrapped. */
-  resource<K extends keyof Contract>(name: K): ResourceMethods<RawClient[K]> {
-    const group = contract[name] as AppRouter;
-    const rawGroup = (this.raw as unknown as Record<string, Record<string, (args?: unknown) => Promise<never>>>)[
-      name as string
-    ]!;
-    const out: Record<string, unknown> = {};
-    for (const [key, route] of Object.entries(group)) {
-      if (!isAppRoute(route as AppRoute)) continue;
-      out[key] = async (args?: unknown) => RequestCore.unwrap(await rawGroup[key]!(args));
+  /** One attempt: the answer with its body read, within `timeoutMs`. */
+  private async attempt(
+    url: string,
+    init: RequestInit,
+    timeoutMs: number,
+    signal: AbortSignal | undefined,
+  ): Promise<RawAnswer> {
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      const res = await this.fetchImpl(url, { ...init, signal: controller.signal, redirect: 'manual' });
+      const text = await res.text();
+      return { status: res.status, body: parseBody(text, res.headers.get('content-type') ?? ''), headers: res.headers };
+    } catch (err) {
+      if (signal?.aborted) throw new GathercastAbortError(signal.reason);
+      if (timedOut) throw new GathercastTimeoutError(`No answer from ${this.baseUrl} within ${timeoutMs} ms`);
+      throw new GathercastConnectionError(`Could not reach ${this.baseUrl}: ${(err as Error).message}`, err);
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
     }
-    return out as never;
+  }
+
+  /**
+   * Sends a route's request, retrying what is worth retrying, and resolves to the final answer whatever its
+   * status (connection failures and aborts throw). POSTs carry one Idempotency-Key across all attempts.
+   */
+  async send(
+    route: Route,
+    args: RouteArgs = {},
+    options: RequestOptions = {},
+  ): Promise<{ answer: RawAnswer; idempotencyKey: string | undefined; retries: number }> {
+    const headers = this.headersFor(route, args, options);
+    const url = buildUrl(this.baseUrl, route, args);
+    const init: RequestInit = {
+      method: route.method,
+      headers,
+      body: args.body === undefined ? undefined : JSON.stringify(args.body),
+    };
+    const maxRetries = Math.max(0, options.maxRetries ?? this.options.maxRetries ?? DEFAULT_MAX_RETRIES);
+    const timeoutMs = options.timeout ?? this.options.timeout ?? DEFAULT_TIMEOUT_MS;
+    for (let retries = 0; ; retries++) {
+      let answer: RawAnswer | undefined;
+      try {
+        answer = await this.attempt(url, init, timeoutMs, options.signal);
+      } catch (err) {
+        // Connection errors and timeouts are retried; an abort is the caller's decision.
+        if (!(err instanceof GathercastConnectionError) || retries >= maxRetries) throw err;
+      }
+      let waitMs = backoffMs(retries);
+      if (answer) {
+        if (retries >= maxRetries || !isRetryableStatus(answer.status, answer.headers))
+          return { answer, idempotencyKey: headers['idempotency-key'], retries };
+        const retryAfter = retryAfterSeconds(answer.headers);
+        if (retryAfter !== undefined) {
+          if (retryAfter * 1000 > MAX_RETRY_AFTER_MS)
+            return { answer, idempotencyKey: headers['idempotency-key'], retries };
+          waitMs = retryAfter * 1000;
+        }
+      }
+      await sleep(waitMs, options.signal);
+    }
+  }
+
+  /** Sends and unwraps: the success body with its metadata, or the problem thrown as a GathercastError. */
+  async request<T>(route: Route, args?: RouteArgs, options?: RequestOptions): Promise<ApiResponse<T>> {
+    const { answer, idempotencyKey, retries } = await this.send(route, args, options);
+    if (answer.status < 200 || answer.status >= 400)
+      throw GathercastError.from({ ...answer, retryAfter: retryAfterSeconds(answer.headers) });
+    return {
+      data: answer.body as T,
+      status: answer.status,
+      headers: answer.headers,
+      requestId: answer.headers.get('x-request-id') ?? undefined,
+      rateLimit: readRateLimit(answer.headers),
+      idempotencyKey,
+      replayed: answer.headers.get('idempotent-replayed') === 'true',
+      retries,
+    };
   }
 }

@@ -1,6 +1,22 @@
 export { createClient, type GathercastClient } from './client';
-export type { ClientOptions } from './core';
-export { GathercastConnectionError, GathercastError, type FieldError } from './errors';
+export type { ClientOptions, RequestOptions } from './core';
+export {
+  GathercastAbortError,
+  GathercastAuthenticationError,
+  GathercastConflictError,
+  GathercastConnectionError,
+  GathercastError,
+  type GathercastErrorCode,
+  GathercastNotFoundError,
+  GathercastPermissionError,
+  GathercastRateLimitError,
+  GathercastServerError,
+  GathercastTimeoutError,
+  GathercastValidationError,
+  type FieldError,
+} from './errors';
+export { APIPromise, type ApiResponse, PagePromise, type RateLimit } from './response';
+export { VERSION } from './version';
 export type * from '@gathercast/contract';
 export {
   contract,
@@ -13,6 +29,9 @@ export {
   LiveConnection,
   LiveConnectionClosed,
   type LiveConnectOptions,
+  type LiveConnectionEvents,
+  type LivePayload,
+  type LiveUrl,
   type LiveServerMessageOf,
   type LiveWelcome,
   type WebSocketConstructor,

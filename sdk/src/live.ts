@@ -31,7 +31,38 @@ export interface LiveConnectOptions {
   WebSocket?: WebSocketConstructor;
   /** How long to wait for the `welcome` message (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Reconnecting after a dropped socket (on by default): exponential backoff from `initialDelayMs`
+   * (default 250) doubling up to `maxDelayMs` (default 10 000), each delay jittered down by up to half.
+   * `false`: a dropped socket closes the connection.
+   */
+  reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number };
 }
+
+/** A gateway URL (`{ url }` of a gateway token), or a function that gets a fresh one for each reconnect. */
+export type LiveUrl = string | (() => string | Promise<string>);
+
+/** What happens to the connection itself, besides server messages (`on(name, listener)`). */
+export interface LiveConnectionEvents {
+  /** Every server message handed on, in order (after the type's own listeners). */
+  message: LiveServerMessage;
+  /** The socket dropped; the connection is reconnecting. */
+  disconnected: { code: number; reason: string };
+  /** Reconnected and resumed: the `replayed` messages missed since `after` follow, then live ones. */
+  resumed: { after: number; replayed: number; downtimeMs: number };
+  /**
+   * Reconnected without resuming (the history no longer held the gap, or the window had passed): the
+   * messages between `after` and `lastSeq` are lost; a fresh state snapshot follows.
+   */
+  reset: { reason: 'resume_failed' | 'window_elapsed'; after: number; lastSeq: number; downtimeMs: number };
+}
+
+type Name = LiveServerMessage['type'] | keyof LiveConnectionEvents;
+export type LivePayload<T extends Name> = T extends keyof LiveConnectionEvents
+  ? LiveConnectionEvents[T]
+  : T extends LiveServerMessage['type']
+    ? LiveServerMessageOf<T>
+    : never;
 
 /** The gateway closed the socket, or refused it before `welcome`. */
 export class LiveConnectionClosed extends Error {
@@ -44,7 +75,14 @@ export class LiveConnectionClosed extends Error {
   }
 }
 
-type Listener = (message: LiveServerMessage) => void;
+type Listener = (payload: unknown) => void;
+
+/** Close codes after which reconnecting cannot help (the event ended, a host denied entry, a normal close). */
+const finalCodes = new Set([1000, 4000, 4003, 4009]);
+/** Answers to a reconnect that end it: an `error` before `welcome` (1008, the event ended) or a final code. */
+const refusalCodes = new Set([1008, 4000, 4003, 4009]);
+/** Client messages kept while reconnecting, sent after the new `welcome`. */
+const maxOutbox = 100;
 
 /**
  * A typed connection to the live gateway (`GET /v1/live?token=`). Open it with the `url` of a gateway
@@ -57,85 +95,89 @@ type Listener = (message: LiveServerMessage) => void;
  *
  * Messages are checked against the contract's schemas both ways: `send` throws on a message the gateway
  * would refuse, and a server message that does not parse is dropped rather than handed on mistyped.
+ *
+ * A dropped socket is reconnected with backoff and resumed: the gateway replays what was missed, so the
+ * listeners see one stream, every message once and in order (`resumed`, or `reset` when the gap could
+ * not be recovered). Gateway tokens live 5 minutes: pass a function as `url` that fetches a fresh one,
+ * or reconnecting stops (`closedPromise()` settles) once the token has expired. `close()` stops it all.
  */
 export class LiveConnection {
   private readonly listeners = new Map<string, Set<Listener>>();
   private closeListeners = new Set<(closed: LiveConnectionClosed) => void>();
   private closedWith: LiveConnectionClosed | undefined;
+  private socket: WebSocketLike | undefined;
+  private current!: LiveWelcome;
+  /** The highest seq handed on: a replayed or repeated message at or below it is dropped. */
+  private lastSeq = 0;
+  private readonly outbox: string[] = [];
+  private stopped = false;
+  private retry: ReturnType<typeof setTimeout> | undefined;
+  private attempt = 0;
+  private lostAt = 0;
+  /** Set while a reconnect is under way: whether it asked to resume, and from where. */
+  private reconnecting: { asked: boolean; after: number } | undefined;
+  /** Messages that arrived with the first `welcome`, handed on once `open()`'s caller could subscribe. */
+  private holding: LiveServerMessage[] | undefined = [];
+  /** The `resume_failed` error after a reset is reported as `reset`, not as an `error` message. */
+  private swallowResumeFailed = false;
+  private requests = 0;
 
   private constructor(
-    private readonly socket: WebSocketLike,
-    /** The first server message: identity, narrowed role, event state, active phase, cast, media grant. */
-    readonly welcome: LiveWelcome,
+    private readonly url: LiveUrl,
+    private readonly Socket: WebSocketConstructor,
+    private readonly options: LiveConnectOptions,
   ) {}
 
-  static open(url: string, options: LiveConnectOptions = {}): Promise<LiveConnection> {
+  /** The latest `welcome`: identity, narrowed role, event state, active phase, cast, media grant. */
+  get welcome(): LiveWelcome {
+    return this.current;
+  }
+
+  static async open(url: LiveUrl, options: LiveConnectOptions = {}): Promise<LiveConnection> {
     const Socket =
       options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? undefined;
     if (!Socket) {
-      return Promise.reject(
-        new Error(
-          'No WebSocket implementation: pass { WebSocket } (for example the ws package) on this runtime',
-        ),
-      );
+      throw new Error('No WebSocket implementation: pass { WebSocket } (for example the ws package) on this runtime');
     }
-    const socket = new Socket(url);
-    return new Promise((resolve, reject) => {
-      let connection: LiveConnection | undefined;
-      const timer = setTimeout(() => {
-        socket.close(1000, 'no welcome');
-        reject(new LiveConnectionClosed(1006, 'no welcome message in time'));
-      }, options.timeoutMs ?? 10_000);
-      socket.onmessage = (event) => {
-        const message = parseServerMessage(event.data);
-        if (!message) return;
-        if (!connection) {
-          if (message.type === 'welcome') {
-            clearTimeout(timer);
-            connection = new LiveConnection(socket, message);
-            resolve(connection);
-          } else if (message.type === 'error') {
-            clearTimeout(timer);
-            reject(new LiveConnectionClosed(1008, `${message.code}: ${message.detail}`));
-          }
-          return;
-        }
-        connection.dispatch(message);
-      };
-      socket.onclose = (event) => {
-        clearTimeout(timer);
-        const closed = new LiveConnectionClosed(event.code, event.reason);
-        if (connection) connection.closed(closed);
-        else reject(closed);
-      };
-      socket.onerror = () => {
-        // onclose follows with the code and reason.
-      };
-    });
+    const connection = new LiveConnection(url, Socket, options);
+    await connection.dial(typeof url === 'string' ? url : await url());
+    // The state snapshot arrives right behind the welcome: keep it for the listeners added after `await`.
+    setTimeout(() => {
+      const held = connection.holding ?? [];
+      connection.holding = undefined;
+      for (const message of held) connection.handOn(message);
+    }, 0);
+    return connection;
   }
 
-  /** Sends a client message; throws if it does not match the contract. */
+  /** Sends a client message; throws if it does not match the contract. While reconnecting it waits. */
   send(message: LiveClientMessage): void {
     if (this.closedWith) throw this.closedWith;
-    this.socket.send(JSON.stringify(liveClientMessageSchema.parse(message)));
+    const data = JSON.stringify(liveClientMessageSchema.parse(message));
+    if (this.socket && this.socket.readyState === 1) {
+      this.socket.send(data);
+      return;
+    }
+    if (this.outbox.length >= maxOutbox) throw new Error('live connection is reconnecting; too many messages waiting');
+    this.outbox.push(data);
   }
 
-  /** Calls `listener` for every message of that type; returns the unsubscribe function. */
-  on<T extends LiveServerMessage['type']>(
-    type: T,
-    listener: (message: LiveServerMessageOf<T>) => void,
-  ): () => void {
+  /**
+   * Calls `listener` for every server message of that type, or for a connection event (`message`,
+   * `disconnected`, `resumed`, `reset`); returns the unsubscribe function.
+   */
+  on<T extends Name>(type: T, listener: (payload: LivePayload<T>) => void): () => void {
     const set = this.listeners.get(type) ?? new Set<Listener>();
     this.listeners.set(type, set);
     set.add(listener as Listener);
     return () => set.delete(listener as Listener);
   }
 
-  /** The next message of that type (optionally one that `match` accepts). */
-  next<T extends LiveServerMessage['type']>(
+  /** The next message (or connection event) of that type, optionally one that `match` accepts. */
+  next<T extends Name>(
     type: T,
-    options: { timeoutMs?: number; match?: (message: LiveServerMessageOf<T>) => boolean } = {},
-  ): Promise<LiveServerMessageOf<T>> {
+    options: { timeoutMs?: number; match?: (payload: LivePayload<T>) => boolean } = {},
+  ): Promise<LivePayload<T>> {
     return new Promise((resolve, reject) => {
       if (this.closedWith) return reject(this.closedWith);
       const done = () => {
@@ -143,10 +185,10 @@ export class LiveConnection {
         off();
         this.closeListeners.delete(onClose);
       };
-      const off = this.on(type, (message) => {
-        if (options.match && !options.match(message)) return;
+      const off = this.on(type, (payload) => {
+        if (options.match && !options.match(payload)) return;
         done();
-        resolve(message);
+        resolve(payload);
       });
       const onClose = (closed: LiveConnectionClosed) => {
         done();
@@ -155,31 +197,198 @@ export class LiveConnection {
       this.closeListeners.add(onClose);
       const timer = setTimeout(() => {
         done();
-        reject(new Error(`no ${type} message within ${options.timeoutMs ?? 10_000} ms`));
+        reject(new Error(`no ${type} within ${options.timeoutMs ?? 10_000} ms`));
       }, options.timeoutMs ?? 10_000);
     });
   }
 
-  /** Resolves once the gateway has closed the socket (for example after `event.ended`). */
+  /**
+   * Moderators: one page of who is present (viewers of a broadcast are counted in `audience`
+   * messages, not announced one by one). Pass the previous page's `nextCursor` for the next page.
+   */
+  async listAudience(
+    options: { cursor?: string; limit?: number; timeoutMs?: number } = {},
+  ): Promise<LiveServerMessageOf<'audience.page'>> {
+    const requestId = `audience-${++this.requests}`;
+    const page = this.next('audience.page', {
+      timeoutMs: options.timeoutMs,
+      match: (m) => m.requestId === requestId,
+    });
+    const refused = this.next('error', { timeoutMs: options.timeoutMs }).then(
+      (e) => Promise.reject(new Error(`audience.list refused: ${e.code}: ${e.detail}`)),
+      () => new Promise<never>(() => {}),
+    );
+    this.send({
+      type: 'audience.list',
+      requestId,
+      ...(options.cursor ? { cursor: options.cursor } : {}),
+      ...(options.limit ? { limit: options.limit } : {}),
+    });
+    return Promise.race([page, refused]);
+  }
+
+  /** Resolves once the connection is over for good: `close()`, a final close code, or reconnecting gave up. */
   closedPromise(): Promise<LiveConnectionClosed> {
     if (this.closedWith) return Promise.resolve(this.closedWith);
     return new Promise((resolve) => this.closeListeners.add(resolve));
   }
 
+  /** Closes the socket and stops reconnecting. */
   close(code = 1000, reason = ''): Promise<LiveConnectionClosed> {
     const closed = this.closedPromise();
-    if (!this.closedWith) this.socket.close(code, reason);
+    this.stopped = true;
+    clearTimeout(this.retry);
+    if (this.socket) this.socket.close(code, reason);
+    else this.finish(new LiveConnectionClosed(code, reason || 'closed by the client'));
     return closed;
   }
 
-  private dispatch(message: LiveServerMessage) {
-    for (const listener of this.listeners.get(message.type) ?? []) listener(message);
+  /** Opens one socket; resolves at its `welcome`, rejects if it closes (or says `error`) before. */
+  private dial(url: string): Promise<void> {
+    const socket = new this.Socket(url);
+    return new Promise((resolve, reject) => {
+      let welcomed = false;
+      const timeoutMs = this.options.timeoutMs ?? 10_000;
+      const timer = setTimeout(() => {
+        socket.close(1000, 'no welcome');
+        reject(new LiveConnectionClosed(1006, 'no welcome message in time'));
+      }, timeoutMs);
+      socket.onmessage = (event) => {
+        const message = parseServerMessage(event.data);
+        if (!message) return;
+        if (welcomed) return this.received(message);
+        if (message.type === 'welcome') {
+          clearTimeout(timer);
+          welcomed = true;
+          if (this.stopped) {
+            socket.close(1000, '');
+            return reject(new LiveConnectionClosed(1000, 'closed by the client'));
+          }
+          this.socket = socket;
+          this.welcomed(message);
+          resolve();
+        } else if (message.type === 'error') {
+          clearTimeout(timer);
+          reject(new LiveConnectionClosed(1008, `${message.code}: ${message.detail}`));
+        }
+      };
+      socket.onclose = (event) => {
+        clearTimeout(timer);
+        if (welcomed) this.dropped(socket, event.code, event.reason);
+        else reject(new LiveConnectionClosed(event.code, event.reason));
+      };
+      socket.onerror = () => {
+        // onclose follows with the code and reason.
+      };
+    });
   }
 
-  private closed(closed: LiveConnectionClosed) {
+  private welcomed(welcome: LiveWelcome): void {
+    this.current = welcome;
+    const was = this.reconnecting;
+    this.reconnecting = undefined;
+    this.attempt = 0;
+    if (was) {
+      const downtimeMs = Date.now() - this.lostAt;
+      if (welcome.resumed) this.emit('resumed', { ...welcome.resumed, downtimeMs });
+      else {
+        this.lastSeq = welcome.lastSeq;
+        this.swallowResumeFailed = was.asked;
+        const reason = was.asked ? 'resume_failed' : 'window_elapsed';
+        this.emit('reset', { reason, after: was.after, lastSeq: welcome.lastSeq, downtimeMs });
+      }
+    } else this.lastSeq = welcome.lastSeq;
+    for (const data of this.outbox.splice(0)) this.socket?.send(data);
+  }
+
+  private received(message: LiveServerMessage): void {
+    if (message.seq !== undefined) {
+      if (message.seq <= this.lastSeq) return;
+      this.lastSeq = message.seq;
+    }
+    if (this.swallowResumeFailed && message.type === 'error' && message.code === 'resume_failed') {
+      this.swallowResumeFailed = false;
+      return;
+    }
+    if (this.holding) this.holding.push(message);
+    else this.handOn(message);
+  }
+
+  private handOn(message: LiveServerMessage): void {
+    this.emit(message.type, message);
+    this.emit('message', message);
+  }
+
+  private dropped(socket: WebSocketLike, code: number, reason: string): void {
+    if (socket !== this.socket) return;
+    this.socket = undefined;
+    if (this.stopped || this.options.reconnect === false || finalCodes.has(code)) {
+      this.finish(new LiveConnectionClosed(code, reason));
+      return;
+    }
+    this.lostAt = Date.now();
+    this.emit('disconnected', { code, reason });
+    this.schedule();
+  }
+
+  private schedule(): void {
+    const backoff = this.options.reconnect || {};
+    const ceiling = Math.min(backoff.maxDelayMs ?? 10_000, (backoff.initialDelayMs ?? 250) * 2 ** this.attempt);
+    this.attempt++;
+    // Jitter: thousands of viewers of a crashed process do not all come back at the same moment.
+    this.retry = setTimeout(() => void this.reconnect(), ceiling / 2 + Math.random() * (ceiling / 2));
+  }
+
+  private async reconnect(): Promise<void> {
+    if (this.stopped) return;
+    let base: string;
+    try {
+      base = typeof this.url === 'string' ? this.url : await this.url();
+    } catch {
+      return this.schedule();
+    }
+    if (typeof this.url === 'string' && tokenExpired(base))
+      return this.finish(new LiveConnectionClosed(1006, 'the gateway token expired; pass a url function to reconnect'));
+    const asked = Date.now() - this.lostAt < this.current.resume.windowMs;
+    const target = new URL(base);
+    if (asked) {
+      target.searchParams.set('resume', this.current.resume.secret);
+      target.searchParams.set('after', String(this.lastSeq));
+    }
+    this.reconnecting = { asked, after: this.lastSeq };
+    try {
+      await this.dial(target.toString());
+    } catch (err) {
+      if (this.stopped) return;
+      // An `error` before `welcome` (the event ended) is an answer, not a network problem.
+      if (err instanceof LiveConnectionClosed && refusalCodes.has(err.code)) return this.finish(err);
+      this.schedule();
+    }
+  }
+
+  private emit(type: string, payload: unknown): void {
+    for (const listener of this.listeners.get(type) ?? []) listener(payload);
+  }
+
+  private finish(closed: LiveConnectionClosed): void {
+    if (this.closedWith) return;
+    this.stopped = true;
+    clearTimeout(this.retry);
     this.closedWith = closed;
     for (const listener of this.closeListeners) listener(closed);
     this.closeListeners.clear();
+  }
+}
+
+/** Whether the `token` parameter of a gateway URL is a JWT past its `exp` (unverified: only a hint). */
+function tokenExpired(url: string): boolean {
+  try {
+    const token = new URL(url).searchParams.get('token') ?? '';
+    const payload = token.split('.')[1] ?? '';
+    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number };
+    return typeof json.exp === 'number' && json.exp * 1000 <= Date.now();
+  } catch {
+    return false;
   }
 }
 

@@ -24,6 +24,9 @@ const welcome = {
     playbackUrl: null,
   },
   lobby: false,
+  lastSeq: 0,
+  resume: { secret: 'secret', windowMs: 120_000 },
+  resumed: null,
 };
 
 beforeAll(async () => {
@@ -31,6 +34,25 @@ beforeAll(async () => {
   await new Promise((r) => server.once('listening', r));
   url = `ws://127.0.0.1:${(server.address() as AddressInfo).port}`;
   server.on('connection', (socket, req) => {
+    const query = new URL(req.url ?? '/', 'http://x').searchParams;
+    if (query.get('token') === 'flaky') {
+      // Drops every socket without a close frame right after two messages; a resume replays seq 2 and 3.
+      const after = query.get('after');
+      const resumed = query.get('resume') === 'secret' ? { after: Number(after), replayed: 2 } : null;
+      socket.send(JSON.stringify({ ...welcome, lastSeq: resumed ? Number(after) : 0, resumed }));
+      if (resumed) {
+        for (const seq of [2, 2, 3]) socket.send(JSON.stringify({ type: 'announcement', text: `m${seq}`, seq }));
+        return;
+      }
+      socket.send(JSON.stringify({ type: 'announcement', text: 'm1', seq: 1 }));
+      setTimeout(() => socket.terminate(), 50);
+      return;
+    }
+    if (query.get('token') === 'gone') {
+      socket.send(JSON.stringify(welcome));
+      setTimeout(() => socket.terminate(), 20);
+      return;
+    }
     if (req.url?.includes('refuse')) {
       socket.send(JSON.stringify({ type: 'error', code: 'unauthorized', detail: 'bad token' }));
       socket.close(4401, 'unauthorized');
@@ -114,6 +136,34 @@ describe('LiveConnection', () => {
     const closed = await live.closedPromise();
     expect(closed.code).toBe(1000);
     await expect(pending).rejects.toBeInstanceOf(LiveConnectionClosed);
+    expect(() => live.send({ type: 'ping' })).toThrow(LiveConnectionClosed);
+  });
+
+  it('reconnects a dropped socket by itself and resumes: every message once, in order, and a resumed event', async () => {
+    const live = await open('/v1/live?token=flaky');
+    const texts: string[] = [];
+    live.on('announcement', (m) => texts.push(m.text));
+    const disconnected = live.next('disconnected');
+    const resumed = live.next('resumed', { timeoutMs: 5000 });
+    const last = live.next('announcement', { match: (m) => m.text === 'm3', timeoutMs: 5000 });
+    expect((await disconnected).code).toBe(1006);
+    expect(await resumed).toMatchObject({ after: 1, replayed: 2 });
+    await last;
+    expect(texts).toEqual(['m1', 'm2', 'm3']);
+    await live.close();
+  });
+
+  it('stops reconnecting on close(), also while waiting to retry', async () => {
+    const connectionsBefore = server.clients.size;
+    const live = await LiveConnection.open(`${url}/v1/live?token=gone`, {
+      WebSocket: WebSocket as unknown as WebSocketConstructor,
+      reconnect: { initialDelayMs: 5000 },
+    });
+    await live.next('disconnected');
+    const closed = await live.close();
+    expect(closed.code).toBe(1000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(server.clients.size).toBe(connectionsBefore);
     expect(() => live.send({ type: 'ping' })).toThrow(LiveConnectionClosed);
   });
 

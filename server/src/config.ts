@@ -19,6 +19,8 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_INSECURE_URLS: bool.default('false'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number({ message: 'must be a number' }).int().min(100).max(60_000).default(10_000),
   REDIS_URL: url('Redis').optional(),
+  LIVE_RESUME_WINDOW_MS: z.coerce.number({ message: 'must be a number' }).int().min(1000).max(3_600_000).default(120_000),
+  LIVE_HISTORY_MAX: z.coerce.number({ message: 'must be a number' }).int().min(0).max(100_000).default(1000),
   LIVEKIT_URL: url('LiveKit').default('ws://localhost:7880'),
   LIVEKIT_API_KEY: z.string().min(1).default('devkey'),
   LIVEKIT_API_SECRET: z.string().min(1).default('devsecret_devsecret_devsecret_devsecret'),
@@ -31,6 +33,8 @@ const envSchema = z.object({
   LLM_MODEL: z.string().min(1).optional(),
   CORS_ORIGINS: z.string().default(''),
   TRUST_PROXY: bool.default('false'),
+  METRICS_PORT: z.coerce.number({ message: 'must be a number' }).int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -47,6 +51,8 @@ export interface Config {
   webhookAllowInsecureUrls: boolean;
   webhookTimeoutMs: number;
   redisUrl: string | undefined;
+  /** Live event history for resumes: kept for windowMs, at most `max` messages per event (0: none). */
+  liveHistory: { windowMs: number; max: number };
   livekit: { url: string; apiKey: string; apiSecret: string };
   hlsBaseUrl: string;
   oidc: { issuer: string; clientId: string; clientSecret: string | undefined } | undefined;
@@ -54,6 +60,8 @@ export interface Config {
   corsOrigins: string[];
   trustProxy: boolean;
   logLevel: string;
+  /** A second listener serving only GET /metrics, without a key (METRICS_PORT, METRICS_HOST). */
+  metrics: { port: number; host: string } | undefined;
   /** Cookies get `Secure` when the public base URL is https. */
   secureCookies: boolean;
 }
@@ -96,6 +104,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowInsecureUrls: e.WEBHOOK_ALLOW_INSECURE_URLS,
     webhookTimeoutMs: e.WEBHOOK_TIMEOUT_MS,
     redisUrl: e.REDIS_URL,
+    liveHistory: { windowMs: e.LIVE_RESUME_WINDOW_MS, max: e.LIVE_HISTORY_MAX },
     livekit: { url: e.LIVEKIT_URL, apiKey: e.LIVEKIT_API_KEY, apiSecret: e.LIVEKIT_API_SECRET },
     hlsBaseUrl: (e.HLS_BASE_URL ?? `${publicBaseUrl}/hls`).replace(/\/+$/, ''),
     oidc:
@@ -110,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter(Boolean),
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    metrics: e.METRICS_PORT !== undefined ? { port: e.METRICS_PORT, host: e.METRICS_HOST } : undefined,
     secureCookies: publicBaseUrl.startsWith('https://'),
   };
 }

@@ -1,6 +1,7 @@
+import { asError, guardProcess } from './app/process-guards';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { startServer } from './server';
+import { type RunningServer, startServer } from './server';
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -14,12 +15,22 @@ async function main() {
     throw err;
   }
   const logger = createLogger(config.logLevel);
-  const server = await startServer(config, logger);
+  let server: RunningServer | undefined;
+  guardProcess(logger, { close: async () => server?.close() });
+  try {
+    server = await startServer(config, logger);
+  } catch (err) {
+    // One line that says why (a supervisor's log shows it), then a non-zero exit.
+    const error = asError(err);
+    logger.fatal({ err: error }, `startup failed: ${error.message}`);
+    process.exit(1);
+  }
+  const running = server;
   let signals = 0;
   const stop = (signal: string) => {
     if (++signals > 1) process.exit(1);
     logger.info({ signal }, 'signal received');
-    server.close().then(
+    running.close().then(
       () => process.exit(0),
       (err) => {
         logger.error({ err }, 'shutdown failed');
@@ -32,6 +43,6 @@ async function main() {
 }
 
 main().catch((err) => {
-  console.error(err);
+  console.error(asError(err));
   process.exit(1);
 });

@@ -1,3 +1,4 @@
+import { eventBudgetMs } from './support/budgets';
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
@@ -51,7 +52,7 @@ const recorded = (eventId: string) =>
 
 /** Waits for `count` requests at `name`, then a little longer to see that no more follow. */
 async function exactly(name: string, count: number) {
-  await rx.waitFor(() => rx.to(name).length >= count, 5000, `${count} deliveries to ${name}`);
+  await rx.waitFor(() => rx.to(name).length >= count, eventBudgetMs, `${count} deliveries to ${name}`);
   await sleep(300);
   expect(rx.to(name)).toHaveLength(count);
 }

@@ -1,3 +1,4 @@
+import { eventBudgetMs } from './support/budgets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
 import { withDb } from './support/fixtures';
@@ -58,7 +59,7 @@ describe('content webhooks', () => {
       body: { startSeconds: 1, endSeconds: 2 },
     });
 
-    await rx.waitFor(() => rx.to('content-ready').length >= 3, 5000, 'three deliveries');
+    await rx.waitFor(() => rx.to('content-ready').length >= 3, eventBudgetMs, 'three deliveries');
     await sleep(300);
     const bodies = rx.to('content-ready').map((got) => verifyDelivery(got, [ep.secret]));
     expect(bodies).toHaveLength(3);
@@ -95,7 +96,7 @@ describe('content webhooks', () => {
       params: { id: event.id },
       body: { url: 'https://m.test/a.mp4', durationSeconds: 10 },
     });
-    await rx.waitFor(() => rx.to('content-refused').length >= 1, 5000, 'recording.ready');
+    await rx.waitFor(() => rx.to('content-refused').length >= 1, eventBudgetMs, 'recording.ready');
     expect(
       await rejection(
         gc.content.createClip({ params: { id: recording.id }, body: { startSeconds: 5, endSeconds: 11 } }),

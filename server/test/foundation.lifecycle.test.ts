@@ -10,7 +10,7 @@ describe('health and readiness', () => {
       expect((await fetch(`${t.url}/healthz`)).status).toBe(200);
       const ready = await fetch(`${t.url}/readyz`);
       expect(ready.status).toBe(200);
-      expect(await ready.json()).toEqual({ status: 'ready' });
+      expect(await ready.json()).toMatchObject({ status: 'ready', checks: { database: 'ok' } });
     } finally {
       await t.close();
     }

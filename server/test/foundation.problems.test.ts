@@ -76,7 +76,7 @@ describe('problem+json for every error class', () => {
 
 describe('a contract route without a handler', () => {
   it('answers 501 not_implemented (the router completes every route)', async () => {
-    const { completeRouter } = await import('../src/http/routes');
+    const { completeRouter } = await import('../src/app/routes');
     const { initContract } = await import('@ts-rest/core');
     const c = initContract();
     const router = c.router({

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { liveUrl } from '../src/gateway/gateway-token-service';
-import type { GatewayClaims } from '../src/gateway/gateway-tokens';
+import type { GatewayClaims } from '../src/lib/gateway-tokens';
 import { mailboxOf, signUp } from './support/accounts';
 import { eventIn, rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture } from './support/fixtures';

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type GatewayClaims, GatewayTokens } from '../src/gateway/gateway-tokens';
+import { type GatewayClaims, GatewayTokens } from '../src/lib/gateway-tokens';
 import { startTestServer, type TestServer } from './support/server';
 
 let t: TestServer;

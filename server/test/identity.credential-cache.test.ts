@@ -2,7 +2,7 @@ import { createClient } from '@gathercast/sdk';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CredentialChanges, listenerApplicationName } from '../src/db/credential-changes';
-import { CredentialCache } from '../src/http/credential-cache';
+import { CredentialCache } from '../src/lib/credential-cache';
 import { createLogger } from '../src/logger';
 import { apiKeyOf, failure, type SignedUp, signUp } from './support/accounts';
 import { freePort } from './support/ports';

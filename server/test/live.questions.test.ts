@@ -88,7 +88,7 @@ describe('live Q&A', () => {
     const { question } = await asker.next('question.created');
     const voter = await person(event.id, 'viewer');
     voter.send({ type: 'question.vote', questionId: question.id });
-    expect(await asker.next('question.updated')).toEqual({
+    expect(await asker.next('question.updated')).toMatchObject({
       type: 'question.updated',
       questionId: question.id,
       votes: 1,

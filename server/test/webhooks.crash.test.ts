@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entities } from '../src/app/entities';
 import { openOrm } from '../src/db/orm';
 import { DomainEventBus } from '../src/lib/domain-events';
 import { fanOut } from '../src/webhooks/queue';
@@ -83,7 +84,7 @@ describe('no loss under crashes', () => {
     const b = await make('crash-b', true);
 
     // The bus path: fan-out in transactions of this process, drained by the child's worker.
-    const orm = await openOrm(databaseUrl);
+    const orm = await openOrm(databaseUrl, entities);
     const bus = new DomainEventBus();
     bus.subscribe(async (em, ev) => void (await fanOut(em, ev)));
     const rolledBack = new Set<string>();
@@ -163,7 +164,7 @@ describe('no loss under crashes', () => {
     await orm.close(true);
 
     // Wait until every committed delivery has succeeded (flaky 500s are retried in ms).
-    const deadline = Date.now() + 45_000;
+    const deadline = Date.now() + 150_000;
     let pending = -1;
     while (Date.now() < deadline) {
       const r = await db.query(`select count(*)::int as n from webhook_delivery where status <> 'succeeded'`);
@@ -221,5 +222,5 @@ describe('no loss under crashes', () => {
     // even with DATABASE_URL set, exits 143 before the graceful shutdown finishes; see docs/webhooks.md.)
     proc!.child.kill('SIGTERM');
     await proc!.exited;
-  }, 120_000);
+  }, 300_000);
 });

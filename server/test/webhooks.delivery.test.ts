@@ -1,3 +1,4 @@
+import { eventBudgetMs } from './support/budgets';
 import { webhookEventTypes } from '@gathercast/contract';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +46,7 @@ describe('webhook delivery', () => {
     for (const type of ['event.published', 'event.started', 'event.ended'] as const) {
       sent.push(await recordEvent(t, { type, workspaceId, eventId }));
     }
-    await rx.waitFor(() => rx.to('lifecycle').length === 3, 5000, 'three deliveries');
+    await rx.waitFor(() => rx.to('lifecycle').length === 3, eventBudgetMs, 'three deliveries');
     for (const [i, got] of rx.to('lifecycle').entries()) {
       const body = verifyDelivery(got, [ep.secret]);
       const ev = sent.find((s) => s.id === body.id)!;
@@ -74,13 +75,13 @@ describe('webhook delivery', () => {
     });
     for (const type of webhookEventTypes.filter((x) => x !== 'participant.joined'))
       await recordEvent(t, { type, workspaceId });
-    await rx.waitFor(() => rx.to('all-types').length === webhookEventTypes.length, 5000, 'all types');
+    await rx.waitFor(() => rx.to('all-types').length === webhookEventTypes.length, eventBudgetMs, 'all types');
     const joined = rx
       .to('all-types')
       .map((r) => verifyDelivery(r, [all.secret]))
       .find((b) => b.type === 'participant.joined');
     expect(joined).toMatchObject({ participantId: 'anon:1', anonymous: true, role: 'viewer' });
-    await rx.waitFor(() => rx.to('ended-only').length === 1, 5000, 'ended only');
+    await rx.waitFor(() => rx.to('ended-only').length === 1, eventBudgetMs, 'ended only');
     await sleep(300);
     expect(rx.to('ended-only').map((r) => verifyDelivery(r, [endedOnly.secret]).type)).toEqual([
       'event.ended',
@@ -90,7 +91,7 @@ describe('webhook delivery', () => {
   it('retries a receiver answering 500 twice then 200: three attempts with one event id', async () => {
     const ep = await endpoint('flaky', (n) => ({ status: n < 2 ? 500 : 200, body: n < 2 ? 'boom' : 'fine' }));
     const ev = await recordEvent(t, { type: 'event.published', workspaceId });
-    await rx.waitFor(() => rx.to('flaky').length === 3, 5000, 'three attempts');
+    await rx.waitFor(() => rx.to('flaky').length === 3, eventBudgetMs, 'three attempts');
     const ids = rx.to('flaky').map((r) => verifyDelivery(r, [ep.secret]).id);
     expect(new Set(ids)).toEqual(new Set([ev.id]));
     expect(new Set(rx.to('flaky').map((r) => r.headers['x-gc-event-id']))).toEqual(new Set([ev.id]));
@@ -113,7 +114,7 @@ describe('webhook delivery', () => {
   it('does not retry a 400: one attempt, rejected', async () => {
     const ep = await endpoint('rejecting', () => ({ status: 400, body: 'no thanks' }));
     await recordEvent(t, { type: 'event.started', workspaceId });
-    await rx.waitFor(() => rx.to('rejecting').length === 1, 5000);
+    await rx.waitFor(() => rx.to('rejecting').length === 1, eventBudgetMs);
     await sleep(500);
     expect(rx.to('rejecting')).toHaveLength(1);
     const [d] = await deliveriesOf(ep.id);
@@ -125,7 +126,7 @@ describe('webhook delivery', () => {
   it('times out a hanging receiver and retries', async () => {
     const ep = await endpoint('hanging', (n) => (n === 0 ? { hang: true } : { status: 204 }));
     await recordEvent(t, { type: 'event.ended', workspaceId });
-    await rx.waitFor(() => rx.to('hanging').length === 2, 5000);
+    await rx.waitFor(() => rx.to('hanging').length === 2, eventBudgetMs);
     let [d] = await deliveriesOf(ep.id);
     for (let i = 0; i < 50 && d?.status !== 'succeeded'; i++) {
       await sleep(50);
@@ -143,7 +144,7 @@ describe('webhook delivery', () => {
       n === 0 ? { status: 302, headers: { location: rx.url('redirect-target') } } : { status: 200 },
     );
     await recordEvent(t, { type: 'event.published', workspaceId });
-    await rx.waitFor(() => rx.to('redirecting').length === 2, 5000);
+    await rx.waitFor(() => rx.to('redirecting').length === 2, eventBudgetMs);
     expect(rx.to('redirect-target')).toHaveLength(0);
     const [d] = await deliveriesOf(ep.id);
     expect(d!.attempts[0]).toMatchObject({ responseStatus: 302 });
@@ -167,7 +168,7 @@ describe('webhook delivery', () => {
   it('a deleted endpoint receives nothing more, not even queued retries', async () => {
     const ep = await endpoint('deleted', () => ({ status: 500 }));
     await recordEvent(t, { type: 'event.published', workspaceId });
-    await rx.waitFor(() => rx.to('deleted').length >= 1, 5000);
+    await rx.waitFor(() => rx.to('deleted').length >= 1, eventBudgetMs);
     await gc.webhooks.delete({ params: { id: ep.id } });
     const seen = rx.to('deleted').length;
     await recordEvent(t, { type: 'event.published', workspaceId });
@@ -185,7 +186,7 @@ describe('webhook delivery', () => {
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(ep.secret);
     await recordEvent(t, { type: 'event.started', workspaceId });
-    await rx.waitFor(() => rx.to('rotating').length === 1, 5000);
+    await rx.waitFor(() => rx.to('rotating').length === 1, eventBudgetMs);
     const got = rx.to('rotating')[0]!;
     expect(String(got.headers['x-gc-signature'])).toMatch(/^t=\d+,v1=[0-9a-f]{64},v1=[0-9a-f]{64}$/);
     // A receiver that knows only one of the two secrets accepts the delivery, and so does one holding both.
@@ -211,7 +212,7 @@ describe('webhook delivery', () => {
   it('disables an endpoint that answers 410 Gone', async () => {
     const ep = await endpoint('gone', () => ({ status: 410 }));
     await recordEvent(t, { type: 'event.published', workspaceId });
-    await rx.waitFor(() => rx.to('gone').length === 1, 5000);
+    await rx.waitFor(() => rx.to('gone').length === 1, eventBudgetMs);
     let e = await gc.webhooks.get({ params: { id: ep.id } });
     for (let i = 0; i < 50 && e.enabled; i++) {
       await sleep(50);
@@ -235,7 +236,7 @@ describe('webhook delivery', () => {
     );
     await db.end();
     await recordEvent(t, { type: 'event.published', workspaceId });
-    await rx.waitFor(() => rx.to('failing').length === 1, 5000);
+    await rx.waitFor(() => rx.to('failing').length === 1, eventBudgetMs);
     let e = await gc.webhooks.get({ params: { id: ep.id } });
     for (let i = 0; i < 50 && e.enabled; i++) {
       await sleep(50);
@@ -255,7 +256,7 @@ describe('webhook delivery', () => {
     const ep = await endpoint('test-send');
     const d = await gc.webhooks.test({ params: { id: ep.id }, body: { type: 'question.created' } });
     expect(d).toMatchObject({ endpointId: ep.id, eventType: 'question.created', status: 'pending' });
-    await rx.waitFor(() => rx.to('test-send').length === 1, 5000);
+    await rx.waitFor(() => rx.to('test-send').length === 1, eventBudgetMs);
     const body = verifyDelivery(rx.to('test-send')[0]!, [ep.secret]);
     expect(body).toMatchObject({ id: d.eventId, type: 'question.created', workspaceId });
     expect(typeof body.text).toBe('string');
@@ -266,7 +267,7 @@ describe('webhook delivery', () => {
   it('retries a rejected delivery by hand: sent again now, same event id', async () => {
     const ep = await endpoint('manual', (n) => ({ status: n === 0 ? 422 : 200 }));
     const ev = await recordEvent(t, { type: 'event.ended', workspaceId });
-    await rx.waitFor(() => rx.to('manual').length === 1, 5000);
+    await rx.waitFor(() => rx.to('manual').length === 1, eventBudgetMs);
     let [d] = await deliveriesOf(ep.id);
     for (let i = 0; i < 50 && d?.status !== 'rejected'; i++) {
       await sleep(50);
@@ -274,7 +275,7 @@ describe('webhook delivery', () => {
     }
     const again = await gc.webhooks.retryDelivery({ params: { id: ep.id, deliveryId: d!.id } });
     expect(again.status).toBe('pending');
-    await rx.waitFor(() => rx.to('manual').length === 2, 5000);
+    await rx.waitFor(() => rx.to('manual').length === 2, eventBudgetMs);
     expect(rx.to('manual').map((r) => r.headers['x-gc-event-id'])).toEqual([ev.id, ev.id]);
   });
 
@@ -283,10 +284,10 @@ describe('webhook delivery', () => {
     // the retry is asked for in that window.
     const ep = await endpoint('in-flight', (n) => (n === 0 ? { status: 422, delayMs: 250 } : { status: 200 }));
     const ev = await recordEvent(t, { type: 'event.ended', workspaceId });
-    await rx.waitFor(() => rx.to('in-flight').length === 1, 5000);
+    await rx.waitFor(() => rx.to('in-flight').length === 1, eventBudgetMs);
     const [d] = await deliveriesOf(ep.id);
     await gc.webhooks.retryDelivery({ params: { id: ep.id, deliveryId: d!.id } });
-    await rx.waitFor(() => rx.to('in-flight').length === 2, 5000);
+    await rx.waitFor(() => rx.to('in-flight').length === 2, eventBudgetMs);
     expect(rx.to('in-flight').map((r) => r.headers['x-gc-event-id'])).toEqual([ev.id, ev.id]);
     let [settled] = await deliveriesOf(ep.id);
     for (let i = 0; i < 50 && settled?.status !== 'succeeded'; i++) {
@@ -300,7 +301,7 @@ describe('webhook delivery', () => {
     const ep = await endpoint('rollback');
     const ev = await recordEvent(t, { type: 'event.published', workspaceId }, { rollback: true });
     const kept = await recordEvent(t, { type: 'event.started', workspaceId });
-    await rx.waitFor(() => rx.to('rollback').length === 1, 5000);
+    await rx.waitFor(() => rx.to('rollback').length === 1, eventBudgetMs);
     await sleep(300);
     expect(rx.to('rollback').map((r) => r.headers['x-gc-event-id'])).toEqual([kept.id]);
     expect((await deliveriesOf(ep.id)).map((d) => d.eventId)).not.toContain(ev.id);
@@ -309,7 +310,7 @@ describe('webhook delivery', () => {
   it('never writes a signing secret to the log', async () => {
     const ep = await endpoint('log-check');
     await gc.webhooks.test({ params: { id: ep.id }, body: {} });
-    await rx.waitFor(() => rx.to('log-check').length === 1, 5000);
+    await rx.waitFor(() => rx.to('log-check').length === 1, eventBudgetMs);
     expect(t.logText()).not.toContain(ep.secret);
     expect(t.logText()).not.toMatch(/whsec_[A-Za-z0-9_-]{20,}/);
   });
@@ -319,7 +320,7 @@ describe('jobs stranded in a dead process (local queue)', () => {
   it('re-queues a pending delivery whose job was locked long ago by a gone worker, not one locked just now', async () => {
     const ep = await endpoint('stranded');
     await recordEvent(t, { type: 'event.published', workspaceId });
-    await rx.waitFor(() => rx.to('stranded').length === 1, 5000, 'first delivery');
+    await rx.waitFor(() => rx.to('stranded').length === 1, eventBudgetMs, 'first delivery');
 
     const db = new pg.Client({ connectionString: t.databaseUrl });
     await db.connect();
@@ -352,7 +353,7 @@ describe('jobs stranded in a dead process (local queue)', () => {
       );
       // Locked longer than the grace: re-queued (by the server's sweeper or this one) and delivered.
       await sweeper.sweep();
-      await rx.waitFor(() => rx.to('stranded').length === 2, 5000, 'stranded delivery re-sent');
+      await rx.waitFor(() => rx.to('stranded').length === 2, eventBudgetMs, 'stranded delivery re-sent');
     } finally {
       await sweeper.stop();
       await db.end();

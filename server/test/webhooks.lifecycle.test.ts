@@ -1,3 +1,4 @@
+import { eventBudgetMs } from './support/budgets';
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn, rejection, type Status } from './support/events';
@@ -78,7 +79,7 @@ function expectSpecHeaders(got: Received, body: Record<string, unknown>) {
 
 /** Waits for `n` requests at `name`, then a little longer to see that no more follow. */
 async function exactly(name: string, n: number) {
-  await rx.waitFor(() => rx.to(name).length >= n, 5000, `${n} deliveries to ${name}`);
+  await rx.waitFor(() => rx.to(name).length >= n, eventBudgetMs, `${n} deliveries to ${name}`);
   await sleep(300);
   expect(rx.to(name)).toHaveLength(n);
 }

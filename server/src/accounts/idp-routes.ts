@@ -1,8 +1,8 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { readCookie, setSessionCookie } from '../http/cookies';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { IdentityProvider } from './idp';
 
 const s = initServer();

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import * as oidc from 'openid-client';
 import type { Config } from '../config';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { createAccountSession } from '../identity/sessions';
 import { sql } from '../db/sql';
 import { hashSecret } from '../lib/secrets';

@@ -1,8 +1,9 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { Request, Response } from 'express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { clearSessionCookie, setSessionCookie } from '../http/cookies';
+import { setRateLimitHeaders } from '../http/rate-limit-headers';
 import { revokeSession } from '../identity/sessions';
 import { accountView } from './account-view';
 import { type AccountsDeps, login, requestPasswordReset, resetPassword, type SignedIn, signup, verifyAccountEmail } from './service';
@@ -39,7 +40,8 @@ export function accountsRoutes(ctx: AppContext) {
       return { status: 201, body: { ...signedIn(ctx, res, result), ...(result.verifyUrl ? { verifyUrl: result.verifyUrl } : {}) } };
     },
     login: async ({ body, req, res }) => {
-      const result = await login(req.em, deps, { ...body, clientAddress: clientAddress(req) });
+      const { rateLimit, ...result } = await login(req.em, deps, { ...body, clientAddress: clientAddress(req) });
+      setRateLimitHeaders(res, rateLimit);
       return { status: 200, body: signedIn(ctx, res, result) };
     },
     logout: async ({ req, res }) => {

@@ -5,8 +5,8 @@ import type { Config } from '../config';
 import { sendQuietly } from '../email/create-mailer';
 import type { Mailer } from '../email/mailer';
 import { resetEmail, verifyEmail } from '../email/templates';
-import { problem } from '../http/problem';
-import type { RateLimit } from '../http/rate-limit';
+import { problem } from '../lib/problem';
+import { type RateLimit, type RateLimitState, tightest } from '../lib/rate-limits';
 import { consumeAccountToken, expireAccountTokens, issueAccountToken } from '../identity/account-tokens';
 import { hashPassword, verifyPassword } from '../identity/passwords';
 import { createAccountSession, type IssuedSession, revokeOtherSessions } from '../identity/sessions';
@@ -86,18 +86,19 @@ export async function login(
   em: EntityManager,
   deps: AccountsDeps,
   input: { email: string; password: string; clientAddress: string },
-): Promise<SignedIn> {
+): Promise<SignedIn & { rateLimit: RateLimitState }> {
   const { byEmail, byAddress } = deps.loginFailures;
-  await Promise.all([byEmail.check(input.email), byAddress.check(input.clientAddress)]);
+  const [, byAddressState] = await Promise.all([byEmail.check(input.email), byAddress.check(input.clientAddress)]);
   const account = await findAccountByEmail(em, input.email);
   const ok = await verifyPassword(account?.passwordHash ?? null, input.password);
   if (!account || !ok) {
-    await Promise.all([byEmail.penalize(input.email), byAddress.penalize(input.clientAddress)]);
-    throw problem('invalid_credentials', 'The email or password is wrong');
+    const after = await Promise.all([byEmail.penalize(input.email), byAddress.penalize(input.clientAddress)]);
+    throw problem('invalid_credentials', 'The email or password is wrong', { rateLimit: tightest(after) });
   }
   await byEmail.reset(input.email);
   const session = await createAccountSession(em, account.id);
-  return { account: await accountView(em, account.id), session };
+  // The email's failures are forgiven; the address's window still stands.
+  return { account: await accountView(em, account.id), session, rateLimit: byAddressState };
 }
 
 export async function verifyAccountEmail(em: EntityManager, token: string): Promise<{ verified: true; email: string }> {

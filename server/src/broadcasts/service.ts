@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { sql } from '../db/sql';
 import { lockEvent } from '../events/locks';
 import type { EventRow } from '../events/mapping';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { stagePlaybackUrl } from '../lib/media-rooms';
 import type { RunningStatus } from './active-broadcast';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, sql } from '../db/sql';
 import type { RequestAuth } from '../http/auth';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import { findPublicEvent } from '../public/access';
 import { publicCastOf } from '../public/view-service';
 import {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { sql } from '../db/sql';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import {
   type ClipRow,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../db/sql';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { type RecordingRow, recordingColumns } from './rows';
 

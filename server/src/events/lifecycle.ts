@@ -1,7 +1,7 @@
 import type { EventWithPhases, WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../app-context';
-import { problem } from '../http/problem';
+import type { AppContext } from '../lib/context';
+import { problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { timerSeconds } from '../phases/config';
 import { lockEvent, phasesOf } from './locks';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { type EventRow, eventColumns, type PhaseRow, phaseColumns } from './mapping';
 import { sql } from '../db/sql';

@@ -1,7 +1,7 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { actorOf } from '../lib/actor';
 import { advanceEvent, endEventNow, publishEvent, startEvent } from './lifecycle';
 import { createEvent, deleteEvent, getEvent, listEvents, updateEvent } from './service';

@@ -3,7 +3,7 @@ import type { createEventBody, Event, EventWithPhases, updateEventBody } from '@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { Queryable } from '../db/pool';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { bridgedUserFor } from '../people/users-service';
 import { insertPhase } from '../phases/service';

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { primaryEmailOf } from '../accounts/account-view';
 import { sql } from '../db/sql';
 import type { SessionCaller } from '../http/credentials';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import { bridgedUserFor } from '../people/users-service';
-import type { GatewayClaims } from './gateway-tokens';
+import type { GatewayClaims } from '../lib/gateway-tokens';
 
 /** The event as the gateway-token rules need it. */
 export interface GatewayEvent {

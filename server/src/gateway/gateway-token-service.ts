@@ -4,9 +4,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../db/sql';
 import { narrowRole } from '../events/roles';
 import type { RequestAuth } from '../http/auth';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import { type GatewayEvent, type GatewayIdentity, identityOf, visibleToPublic } from './gateway-identity';
-import type { GatewayTokens } from './gateway-tokens';
+import type { GatewayTokens } from '../lib/gateway-tokens';
 
 export interface GatewayTokenAnswer {
   token: string;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeJwt, errors as joseErrors, type JWTPayload, jwtVerify } from 'jose';
 import { sql } from '../db/sql';
 import { createEventSession } from '../identity/sessions';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import { type PartnerKeys, partnerAlgorithm } from './partner-keys';
 
 /** decisions.md §4: a guest session lasts 4 hours, or until its event ends (a trigger cuts it short). */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, sql } from '../db/sql';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { checkJwksUrl, validatePublicKeyPem } from './partner-keys';
 

@@ -7,7 +7,7 @@ import {
   importSPKI,
   type JWTVerifyGetKey,
 } from 'jose';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { blockedReason } from '../webhooks/ssrf';
 import { jwksFetch } from './jwks-fetch';
 

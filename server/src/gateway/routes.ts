@@ -1,6 +1,6 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { actorOf } from '../lib/actor';
 import { issueGatewayToken } from './gateway-token-service';
 import { exchangeGuestToken } from './guest-sessions';
@@ -9,7 +9,7 @@ import { PartnerKeys } from './partner-keys';
 
 const s = initServer();
 
-/** Guest integrations (workspace admin surface). Registered in server/src/http/routes.ts. */
+/** Guest integrations (workspace admin surface). Registered in server/src/app/routes.ts. */
 export const guestIntegrationsRoutes = (ctx: AppContext) => {
   const integrations = integrationsService({ allowInsecureUrls: ctx.config.webhookAllowInsecureUrls });
   return s.router(contract.guestIntegrations, {

@@ -1,7 +1,8 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
-import type { AppContext } from '../app-context';
+import { setRateLimitHeaders } from '../http/rate-limit-headers';
+import type { AppContext } from '../lib/context';
 import { faqMarkdown, parseFaq } from './faq';
 import { FaqIndex } from './retrieval';
 import { answerHelpChat, type HelpChatDeps } from './service';
@@ -27,8 +28,8 @@ export function helpRoutes(ctx: AppContext) {
   };
   const limit = ctx.rateLimits.limit({ keyPrefix: 'help_chat_ip', ...helpChatLimit });
   return {
-    helpChat: s.route(contract.public.helpChat, async ({ req, body }) => {
-      await limit.consume(clientAddress(req));
+    helpChat: s.route(contract.public.helpChat, async ({ req, res, body }) => {
+      setRateLimitHeaders(res, await limit.consume(clientAddress(req)));
       return { status: 200, body: await answerHelpChat(deps, body) };
     }),
   };

@@ -1,27 +1,36 @@
 import { contract } from '@gathercast/contract';
 import { createExpressEndpoints, type RequestValidationError } from '@ts-rest/express';
 import express from 'express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { authenticate } from './auth';
 import { cors } from './cors';
 import { docsRouter } from './docs';
-import { healthRouter } from './health';
+import { healthRouter, type ReadinessCheck } from './health';
 import { idempotency } from './idempotency';
+import { checkInput, jsonMediaTypes } from './input-rules';
+import { metricsRouter } from './metrics';
 import { sendJsonTextVerbatim } from './json-text-responses';
-import { errorHandler, fieldErrors, notFoundHandler, problem } from './problem';
+import { fieldErrors, problem } from '../lib/problem';
+import { errorHandler } from './problem';
 import { requestContext } from './request-context';
+import { traceRequests } from './tracing';
+import { unmatchedRoute } from './unmatched-route';
 import { forkEntityManagerOnFirstUse } from './request-entity-manager';
 import { withResponseValidation } from './response-validation';
-import { buildRouter } from './routes';
 
 const jsonLimit = '1mb';
 
 export interface AppOptions {
   /** Replaces authentication. Benchmarks only (bench/auth); no configuration reaches it. */
   authenticateOverride?: express.RequestHandler;
+  /** false leaves HTTP requests out of /metrics. Benchmarks only (bench/events metrics-cost); no configuration reaches it. */
+  httpMetrics?: boolean;
+  /** What /readyz checks (the composition root adds the webhook worker and Redis); the database alone if unset. */
+  readiness?: ReadinessCheck[];
 }
 
-export function createApp(ctx: AppContext, options: AppOptions = {}) {
+/** The HTTP edge around a completed router (one handler per contract route, built by `app/routes.ts`). */
+export function createApp(ctx: AppContext, router: Record<string, unknown>, options: AppOptions = {}) {
   const { config, orm, logger } = ctx;
   const app = express();
   app.disable('x-powered-by');
@@ -30,21 +39,27 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
   sendJsonTextVerbatim(app);
   forkEntityManagerOnFirstUse(app, orm);
 
-  app.use(requestContext(logger));
+  app.use(requestContext(logger, options.httpMetrics !== false));
+  const tracing = traceRequests();
+  if (tracing) app.use(tracing);
   app.use(cors(config.corsOrigins));
-  app.use(healthRouter(ctx));
-  app.use(docsRouter());
-  app.use(express.json({ limit: jsonLimit, type: ['application/json', 'application/*+json'] }));
+  app.use(healthRouter(ctx, options.readiness));
+  app.use(metricsRouter(config));
+  app.use(docsRouter(config.errorsBaseUrl));
+  app.use(express.json({ limit: jsonLimit, type: jsonMediaTypes }));
 
   // Tests check every answer against the contract (ts-rest's own check cannot read pre-rendered JSON).
-  const router = buildRouter(ctx);
   const handlers = process.env.NODE_ENV === 'test' ? withResponseValidation(contract, router) : router;
   // The completed router has a handler for every contract route (domain or 501), which ts-rest's type cannot see.
   createExpressEndpoints(contract, handlers as never, app, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,
-    globalMiddleware: [options.authenticateOverride ?? authenticate(config, ctx.pool, ctx.credentialCache), idempotency()],
+    globalMiddleware: [
+      options.authenticateOverride ?? authenticate(config, ctx.pool, ctx.credentialCache),
+      checkInput(),
+      idempotency(),
+    ],
     requestValidationErrorHandler: (err: RequestValidationError, _req, _res, next) => {
       if (err.pathParams) return next(problem('not_found', 'Resource not found'));
       const errors = [
@@ -57,7 +72,7 @@ export function createApp(ctx: AppContext, options: AppOptions = {}) {
     },
   });
 
-  app.use(notFoundHandler);
+  app.use(unmatchedRoute(app));
   app.use(errorHandler(config.errorsBaseUrl));
   return app;
 }

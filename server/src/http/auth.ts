@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config';
 import type { Queryable } from '../db/pool';
 import { safeEqual } from '../lib/secrets';
-import type { CredentialCache } from './credential-cache';
+import type { CredentialCache } from '../lib/credential-cache';
 import { readCookie, sessionCookieName, setSessionCookie } from './cookies';
 import {
   type ApiKeyCaller,
@@ -13,9 +13,8 @@ import {
   onlyWorkspaceOf,
   type SessionCaller,
 } from './credentials';
-import { problem } from './problem';
-
-export type WorkspaceAccess = 'owner' | 'admin' | 'member' | 'apiKey';
+import type { WorkspaceAccess } from '../lib/actor';
+import { problem } from '../lib/problem';
 
 /** Who is calling and, for workspace routes, on which workspace with which standing. */
 export interface RequestAuth {

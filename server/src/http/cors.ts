@@ -18,7 +18,7 @@ export function cors(origins: readonly string[]): RequestHandler {
     }
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Access-Control-Allow-Credentials', 'true');
-    res.setHeader('Access-Control-Expose-Headers', 'x-request-id, retry-after, location, idempotent-replayed');
+    res.setHeader('Access-Control-Expose-Headers', 'x-request-id, retry-after, location, idempotent-replayed, allow, www-authenticate, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy');
     if (req.method === 'OPTIONS' && req.header('access-control-request-method')) {
       res.setHeader('Access-Control-Allow-Methods', allowMethods);
       res.setHeader('Access-Control-Allow-Headers', allowHeaders);

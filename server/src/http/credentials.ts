@@ -1,8 +1,8 @@
 import type { Queryable } from '../db/pool';
-import type { SessionKind } from '../identity/entities';
+import type { SessionKind } from '../lib/secrets';
 import { hashSecret } from '../lib/secrets';
 import { sessionLifetimeMs } from './cookies';
-import type { CredentialCache } from './credential-cache';
+import type { CredentialCache } from '../lib/credential-cache';
 
 export interface ApiKeyCaller {
   id: string;

@@ -1,81 +1,75 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { errorCodes, errorStatus } from '@gathercast/contract';
-import express, { Router } from 'express';
+import { Router } from 'express';
+import { favicon, siteScript } from './docs-client';
+import { publicDocument, referencePage, referenceScript } from './docs-reference';
+import { buildSite, type DocsSite } from './docs-site';
+import { siteStyle } from './docs-style';
 import { buildOpenApiDocument } from './openapi';
 
 const require = createRequire(import.meta.url);
+const redocCdnLogo = 'https://cdn.redoc.ly/redoc/logo-mini.svg';
+const redocLogo = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#dc2626"/><path d="M5 4h4a2.5 2.5 0 0 1 0 5H7l3 3H8L5 9z" fill="#fff"/></svg>`;
 
-const page = `<!doctype html>
-<html lang="en">
-<head>
-  <meta charset="utf-8" />
-  <title>Gathercast API reference</title>
-  <link rel="stylesheet" href="/docs/assets/swagger-ui.css" />
-</head>
-<body>
-  <div id="reference"></div>
-  <script src="/docs/assets/swagger-ui-bundle.js"></script>
-  <script src="/docs/reference.js"></script>
-</body>
-</html>`;
+/**
+ * GET /v1/openapi.json and the docs site under /docs: home, guides, API reference (Redoc), webhook
+ * catalog, one page per error code (problem `type` URIs point there), search index. Everything is
+ * served from this process and its packages: the site works offline. Pages are rendered on the first
+ * docs request, so servers that never show the docs (tests, API-only replicas) pay nothing.
+ */
+export function docsRouter(errorsBase: string): Router {
+  const document = buildOpenApiDocument();
+  const documentJson = JSON.stringify(document);
+  let publicJson: string | undefined;
+  let site: DocsSite | undefined;
+  const baseUrl = errorsBase.replace(/\/docs\/errors$/, '');
+  const publicDoc = () => (publicJson ??= JSON.stringify(publicDocument(document, baseUrl)));
+  const siteOnce = () => (site ??= buildSite(JSON.parse(publicDoc()) as Record<string, unknown>, errorsBase));
+  let redocBundle: string | undefined;
+  // Redoc's attribution loads its logo from a CDN; the site is offline, so the bundle points at a local copy.
+  const redoc = () =>
+    (redocBundle ??= readFileSync(
+      path.join(path.dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js'),
+      'utf8',
+    ).replaceAll(redocCdnLogo, '/docs/assets/redoc-logo.svg'));
 
-const boot = `window.ui = SwaggerUIBundle({ url: '/v1/openapi.json', dom_id: '#reference', deepLinking: true });`;
-
-/** GET /v1/openapi.json and the reference page at GET /docs, with every asset served locally. */
-export function docsRouter(): Router {
-  const document = JSON.stringify(buildOpenApiDocument());
-  const assets = path.dirname(require.resolve('swagger-ui-dist/package.json'));
   const router = Router();
   router.get('/v1/openapi.json', (_req, res) => {
-    res.type('application/json').send(document);
+    res.type('application/json').send(documentJson);
   });
-  router.get('/docs', (_req, res) => {
-    res.type('html').send(page);
+  router.get('/docs/reference/openapi.json', (_req, res) => {
+    res.type('application/json').send(publicDoc());
   });
-  router.get('/docs/reference.js', (_req, res) => {
-    res.type('application/javascript').send(boot);
+  router.get('/docs/reference', (_req, res) => {
+    res.type('html').send(referencePage());
   });
-  // Problem `type` URIs ({PUBLIC_BASE_URL}/docs/errors/<code>) resolve to a short explanation.
-  router.get('/docs/errors/:code', (req, res) => {
-    const code = req.params.code as (typeof errorCodes)[number];
-    if (!errorCodes.includes(code)) {
-      res.status(404).type('text/plain').send('Unknown error code');
-      return;
-    }
-    res.type('html').send(errorPage(code, errorStatus[code]));
+  router.get('/docs/search-index.json', (_req, res) => {
+    res.json(siteOnce().searchIndex);
   });
-  router.use('/docs/assets', express.static(assets, { index: false, maxAge: '1d' }));
+  router.get('/docs/quickstart', (_req, res) => res.redirect(301, '/docs/guides/quickstart'));
+  router.get('/docs/assets/site.css', (_req, res) => {
+    res.type('text/css').set('cache-control', 'public, max-age=300').send(siteStyle);
+  });
+  router.get('/docs/assets/site.js', (_req, res) => {
+    res.type('application/javascript').set('cache-control', 'public, max-age=300').send(siteScript);
+  });
+  router.get('/docs/assets/reference.js', (_req, res) => {
+    res.type('application/javascript').set('cache-control', 'public, max-age=300').send(referenceScript);
+  });
+  router.get('/docs/assets/favicon.svg', (_req, res) => {
+    res.type('image/svg+xml').set('cache-control', 'public, max-age=86400').send(favicon);
+  });
+  router.get('/docs/assets/redoc.standalone.js', (_req, res) => {
+    res.type('application/javascript').set('cache-control', 'public, max-age=86400').send(redoc());
+  });
+  router.get('/docs/assets/redoc-logo.svg', (_req, res) => {
+    res.type('image/svg+xml').set('cache-control', 'public, max-age=86400').send(redocLogo);
+  });
+  router.get(/^\/docs(\/.*)?$/, (req, res, next) => {
+    const html = siteOnce().pages.get(req.path.replace(/\/+$/, '') || '/docs');
+    if (html === undefined) return next();
+    res.type('html').send(html);
+  });
   return router;
-}
-
-const errorMeaning: Record<(typeof errorCodes)[number], string> = {
-  bad_request: 'Malformed or missing input. `errors[]` names each invalid field.',
-  role_not_on_event: 'The role has no place on this event; the detail lists the accepted roles.',
-  unauthorized: 'No credentials, or a key or session that matches nothing (revoked, expired, unknown).',
-  invalid_credentials: 'Wrong email or password.',
-  sign_in_required: 'A signed-out caller asked for a gateway token for a call (meeting, breakout, rotation).',
-  forbidden: 'Authenticated, but not allowed to do this.',
-  csrf_rejected: 'A cookie-authenticated write came from a foreign Origin.',
-  not_found: 'The resource does not exist, or belongs to another workspace (the two are indistinguishable).',
-  conflict: 'The request conflicts with the current state.',
-  slug_taken: 'Another workspace already uses this slug.',
-  email_taken: 'An account already uses this email.',
-  event_full: 'The event has reached its registration capacity.',
-  invalid_state: 'The call is not allowed in the current lifecycle state (see the event state table).',
-  account_exists: 'The guest JWT email belongs to an account: sign in instead.',
-  idempotency_key_reused: 'The Idempotency-Key was used with a different request body.',
-  invalid_token: 'The token is unknown, expired or already used.',
-  payload_too_large: 'The request body is larger than 1 MiB.',
-  rate_limited: 'Too many requests; wait for Retry-After seconds.',
-  internal_error: 'A bug on our side; quote the request id.',
-  not_implemented: 'This route is not available yet.',
-  idp_not_configured: 'Identity-provider sign-in is not configured on this server.',
-  service_unavailable: 'A dependency (such as the database) is unavailable.',
-};
-
-function errorPage(code: (typeof errorCodes)[number], status: number): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8" /><title>${code}</title></head>
-<body><h1><code>${code}</code></h1><p>HTTP ${status}</p><p>${errorMeaning[code]}</p>
-<p><a href="/docs">API reference</a></p></body></html>`;
 }

@@ -1,22 +1,76 @@
 import { Router } from 'express';
-import type { AppContext } from '../app-context';
+import { buildInfo } from '../lib/build-info';
+import type { AppContext } from '../lib/context';
+import { problem } from '../lib/problem';
 
-/** /healthz: the process is up. /readyz: the database answers. */
-export function healthRouter({ orm }: AppContext): Router {
+/** One part the process needs to serve; `check` rejects when it cannot. `disabled` parts are not checked. */
+export interface ReadinessCheck {
+  name: string;
+  check(): Promise<'ok' | 'disabled'>;
+}
+
+const checkTimeoutMs = 2000;
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    p.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (err) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
+  });
+}
+
+/** The database answers on both the ORM's pool and the hot-path pool. */
+export function databaseCheck({ orm, pool }: AppContext): ReadinessCheck {
+  return {
+    name: 'database',
+    check: async () => {
+      await Promise.all([orm.em.getConnection().execute('select 1'), pool.query('select 1')]);
+      return 'ok';
+    },
+  };
+}
+
+/**
+ * /healthz: the process is up (liveness). /readyz: every part it needs answers (database, the webhook
+ * worker, Redis when configured); 503 problem+json naming the failing parts otherwise. /version: the build.
+ */
+export function healthRouter(ctx: AppContext, checks: ReadinessCheck[] = [databaseCheck(ctx)]): Router {
   const router = Router();
+  const build = buildInfo();
   router.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
-  router.get('/readyz', async (req, res) => {
-    try {
-      await orm.em.getConnection().execute('select 1');
-      res.json({ status: 'ready' });
-    } catch (err) {
-      req.log.warn({ err }, 'readiness check failed');
-      res.status(503).type('application/problem+json').send(
-        JSON.stringify({ type: 'about:blank', code: 'service_unavailable', detail: 'The database is not reachable' }),
-      );
+  router.get('/version', (_req, res) => {
+    res.json(build);
+  });
+  router.get('/readyz', async (req, res, next) => {
+    const results = await Promise.all(
+      checks.map(async (c) => {
+        try {
+          return { name: c.name, state: await withTimeout(c.check(), checkTimeoutMs), error: undefined };
+        } catch (err) {
+          return { name: c.name, state: 'failing' as const, error: err };
+        }
+      }),
+    );
+    const states = Object.fromEntries(results.map((r) => [r.name, r.state]));
+    const failing = results.filter((r) => r.state === 'failing');
+    if (!failing.length) {
+      res.json({ status: 'ready', checks: states, version: build.version, commit: build.commit });
+      return;
     }
+    for (const f of failing) req.log.warn({ err: f.error, check: f.name }, 'readiness check failed');
+    const names = failing.map((f) => f.name).join(', ');
+    // The same problem shape as every other error (rendered by the one error handler).
+    next(problem('service_unavailable', `Not ready: ${names} not answering`, { checks: states }));
   });
   return router;
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { RouteMetadata } from '@gathercast/contract';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sql } from '../db/sql';
-import { problem } from './problem';
+import { problem } from '../lib/problem';
 
 /**
  * `Idempotency-Key` on every POST (decisions §6). The scope is the caller (API key, session, or
@@ -11,7 +11,7 @@ import { problem } from './problem';
  * stored before it is sent and replayed for 24 h to the same key with the same body. The same key
  * with another body is 409 idempotency_key_reused. An answer that carries a one-time secret (a
  * token in the body, or a cookie) is recorded as done but not kept: a repeat gets 409 conflict. A duplicate arriving while the first is still
- * running waits for it briefly, then gets 409 conflict. A 5xx is not stored: the key is released.
+ * running waits for it briefly, then gets 409 conflict with `Retry-After: 1`. A 5xx is not stored: the key is released.
  */
 export const idempotencyKeyMaxLength = 255;
 export const idempotencyWindowHours = 24;
@@ -19,6 +19,8 @@ export const idempotencyWindowHours = 24;
 const abandonedAfterSeconds = 60;
 const waitForFirstMs = 5_000;
 const pollMs = 25;
+/** The in-progress 409 is the only one with Retry-After: clients retry it, not the others. */
+const inProgressRetryAfterSeconds = 1;
 
 interface StoredAnswer {
   contentType: string | null;
@@ -176,7 +178,10 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
     }
     if (row.status !== null) return replay(res, row.status, row.response_body);
     if (Date.now() > deadline) {
-      throw problem('conflict', 'A request with this Idempotency-Key is still in progress; retry shortly');
+      // Retry-After tells clients (the SDK retries on it) that this 409 is worth retrying, unlike the others.
+      throw problem('conflict', 'A request with this Idempotency-Key is still in progress; retry shortly', {
+        retryAfterSeconds: inProgressRetryAfterSeconds,
+      });
     }
     await sleep(pollMs);
   }

@@ -1,7 +1,13 @@
 import { type AccessPolicy, contract, type RouteMetadata } from '@gathercast/contract';
 import { generateOpenApi } from '@ts-rest/open-api';
+import type { AppRoute } from '@ts-rest/core';
+import { ExampleBuilder, requestExamples } from './openapi-examples';
+import { problemCodesOf, problemComponents, problemResponses, rateLimitHeaders, requestIdHeader, takesBody } from './openapi-problems';
+import { defaultsOptional, extractNamedSchemas, toJsonSchemaNulls } from './openapi-schemas';
+import { webhookSchemas, webhooksSection } from './openapi-webhooks';
 
-type Operation = Record<string, unknown> & { responses: Record<string, Record<string, unknown>> };
+type Json = Record<string, unknown>;
+type Operation = Json & { responses: Record<string, Json>; parameters?: unknown[]; requestBody?: Json };
 
 const securityFor: Record<AccessPolicy, Record<string, string[]>[]> = {
   public: [],
@@ -13,25 +19,25 @@ const securityFor: Record<AccessPolicy, Record<string, string[]>[]> = {
   apiKey: [{ apiKey: [] }],
 };
 
-const statusText: Record<string, string> = {
-  '200': 'OK',
-  '201': 'Created',
-  '202': 'Accepted',
-  '204': 'No Content',
-  '302': 'Redirect',
-  '400': 'Bad request (bad_request, role_not_on_event, invalid_token)',
-  '401': 'Unauthorized',
-  '403': 'Forbidden',
-  '404': 'Not found',
-  '409': 'Conflict',
-  '413': 'Payload too large',
-  '429': 'Rate limited (Retry-After)',
-  '500': 'Internal error',
-  '501': 'Not implemented yet',
-  '503': 'Unavailable',
+/** "Who may call" in every operation's description, from the route's access policy. */
+const whoMayCall: Record<AccessPolicy, string> = {
+  public: 'Anyone; no credentials needed.',
+  account: 'A signed-in account: the `gc_session` cookie or its `gcs_` token as `Authorization: Bearer`.',
+  accountOrPlatform: 'A signed-in account, or the platform operator with `x-platform-key`.',
+  member:
+    'Any member of the workspace: its API key (`x-api-key`), or the session of a member (name the workspace with `x-workspace-id` when the account has several).',
+  admin: 'The workspace’s API key, or the session of an owner or admin of the workspace.',
+  memberSession: 'The account session of a workspace member (not an API key).',
+  apiKey: 'A workspace API key (`x-api-key`) only.',
 };
 
-const problemRef = { $ref: '#/components/schemas/Problem' };
+const successText: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted: the work is queued',
+  '204': 'Done; no body',
+  '302': 'Redirect (see the `Location` header)',
+};
 
 const tagDescriptions: Record<string, string> = {
   accounts: 'Sign-up, sign-in and the account',
@@ -48,118 +54,130 @@ const tagDescriptions: Record<string, string> = {
   users: 'Pre-provisioned participant identities',
   memberships: 'Event roles of users',
   questions: 'Q&A',
-  webhooks: 'Webhook endpoints and the delivery log',
+  webhooks: 'Webhook endpoints, the delivery log, and the deliveries themselves (see `webhooks`)',
   broadcast: 'Broadcast streaming',
   content: 'Recordings, transcripts and clips',
-  dev: 'Development helpers (email dev mode)',
 };
 
+const apiDescription = `Schedule and run live online events: workspaces, API keys, events with an agenda of phases, a live gateway, broadcasts, recordings and signed webhooks.
+
+**Authentication.** Server-side code sends a workspace API key in \`x-api-key\`. People sign in with a session (the \`gc_session\` cookie, or its token as \`Authorization: Bearer\`). The first API key of a workspace is returned once, when the workspace is created; create more with \`POST /v1/workspaces/{id}/api-keys\`.
+
+**Errors** are \`application/problem+json\` with \`type\` (a page explaining the code), a stable \`code\`, a human \`detail\`, \`errors[]\` for \`bad_request\`, and \`requestId\`. Every operation lists the codes it can answer. Every 401 carries \`WWW-Authenticate\`. A known path called with a method it does not take answers 405 \`method_not_allowed\` with \`Allow\`.
+
+**Request ids.** Every response carries \`x-request-id\` (an incoming one is kept when it is 1–128 of \`A-Za-z0-9._:-\`); problem bodies repeat it as \`requestId\`.
+
+**Retries.** Every POST accepts \`Idempotency-Key\`: the same key and body within 24 hours replays the first answer. Rate-limited operations answer \`RateLimit-Limit\`, \`RateLimit-Remaining\`, \`RateLimit-Reset\` and \`RateLimit-Policy\`, and 429 \`rate_limited\` with \`Retry-After\`.`;
+
+const { dev: _dev, ...publicContract } = contract;
+
 /**
- * The OpenAPI document, generated from the contract. ts-rest 3.52 drops problem+json bodies, so
- * every error response is rewritten to reference one `Problem` schema, and security comes from
- * each route's access metadata.
+ * The OpenAPI 3.1 document, generated from the contract by ts-rest and completed here: descriptions
+ * with who may call, per-operation problem responses, named schemas, examples, headers, security from
+ * each route's access metadata, and the webhooks. Development helpers (`dev`) are left out.
  */
-export function buildOpenApiDocument(): Record<string, unknown> {
+export function buildOpenApiDocument(): Json {
   const doc = generateOpenApi(
-    contract,
+    publicContract,
     {
       info: {
         title: 'Gathercast API',
-        license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' },
         version: '1.0.0',
-        description:
-          'Schedule and run live online events. Errors are application/problem+json with a stable `code`.',
+        description: apiDescription,
+        contact: { name: 'Gathercast', url: 'https://github.com/gathercast/gathercast' },
+        license: { name: 'MIT', identifier: 'MIT' },
       },
-      servers: [{ url: '/', description: 'This server' }],
+      servers: [{ url: '/', description: 'The server this document is served from' }],
       tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
     },
-    {
-      setOperationId: 'concatenated-path',
-      operationMapper: (operation, route) => {
-        const op = operation as Operation;
-        const metadata = route.metadata as RouteMetadata | undefined;
-        for (const [status, response] of Object.entries(op.responses)) {
-          if (response.description === status) response.description = statusText[status] ?? status;
-          if (Number(status) >= 400) {
-            op.responses[status] = {
-              description: response.description,
-              content: { 'application/problem+json': { schema: problemRef } },
-            };
-          }
-        }
-        const security = securityFor[metadata?.access ?? 'public'];
-        op.security = security;
-        if (metadata?.workspace === 'context') {
-          const params = (op.parameters as unknown[]) ?? [];
-          params.push({
-            name: 'x-workspace-id',
-            in: 'header',
-            required: false,
-            description: 'Session callers: the workspace to act on (optional when the account has one)',
-            schema: { type: 'string', format: 'uuid' },
-          });
-          op.parameters = params;
-        }
-        if (route.method === 'POST') {
-          const params = (op.parameters as unknown[]) ?? [];
-          params.push({ $ref: '#/components/parameters/IdempotencyKey' });
-          op.parameters = params;
-        }
-        return op;
-      },
-    },
-  ) as Record<string, unknown> & { components?: Record<string, Record<string, unknown>> };
+    { setOperationId: 'concatenated-path', operationMapper: (operation, route) => completeOperation(operation as Operation, route) as never },
+  ) as Json & { components?: Json };
 
-  dropUntypedNullable(doc.paths);
-  doc.components ??= {};
-  const components = doc.components;
-  components.schemas = {
-    ...(components.schemas ?? {}),
-    Problem: {
-      type: 'object',
-      required: ['type', 'code', 'detail'],
-      properties: {
-        type: { type: 'string', format: 'uri', description: '{errors_base}/<code>' },
-        code: { type: 'string', description: 'Stable machine-readable code' },
-        detail: { type: 'string', description: 'Human-readable; the text may change' },
-        errors: {
-          type: 'array',
-          description: 'bad_request only: one entry per invalid field',
-          items: {
-            type: 'object',
-            required: ['path', 'message'],
-            properties: { path: { type: 'string' }, message: { type: 'string' } },
-          },
-        },
+  const schemas = extractNamedSchemas(doc);
+  const components: Json & { schemas: Json } = {
+    schemas: { ...schemas, ...webhookSchemas(), ...problemComponents.schemas },
+    headers: problemComponents.headers,
+    parameters: {
+      IdempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'The same key and body within 24 h replays the first answer; another body answers 409 `idempotency_key_reused`',
+        schema: { type: 'string', maxLength: 255 },
       },
     },
-  };
-  components.parameters = {
-    IdempotencyKey: {
-      name: 'Idempotency-Key',
-      in: 'header',
-      required: false,
-      description: 'The same key and body within 24 h replays the first answer',
-      schema: { type: 'string', maxLength: 255 },
+    securitySchemes: {
+      apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Workspace API key (`gck_…`)' },
+      sessionCookie: { type: 'apiKey', in: 'cookie', name: 'gc_session', description: 'Account session cookie' },
+      bearerSession: { type: 'http', scheme: 'bearer', description: 'Session token (`gcs_`, `gcw_`, `gcg_`, `gce_`)' },
+      platformKey: { type: 'apiKey', in: 'header', name: 'x-platform-key', description: 'Platform operator key' },
     },
   };
-  components.securitySchemes = {
-    apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Workspace API key (gck_…)' },
-    sessionCookie: { type: 'apiKey', in: 'cookie', name: 'gc_session', description: 'Account session cookie' },
-    bearerSession: { type: 'http', scheme: 'bearer', description: 'Session token (gcs_, gcw_, gcg_, gce_)' },
-    platformKey: { type: 'apiKey', in: 'header', name: 'x-platform-key', description: 'Platform operator key' },
+  const document: Json = {
+    openapi: '3.1.0',
+    info: doc.info,
+    servers: doc.servers,
+    tags: doc.tags,
+    paths: toJsonSchemaNulls(doc.paths),
+    webhooks: webhooksSection(),
+    components: { ...components, schemas: toJsonSchemaNulls(components.schemas) },
   };
-  return doc;
+  addExamples(document);
+  return document;
 }
 
-/** `z.unknown()` renders as `{ nullable: true }`, which OpenAPI 3.0 forbids without a `type`; any value already admits null. */
-function dropUntypedNullable(node: unknown): void {
-  if (!node || typeof node !== 'object') return;
-  if (Array.isArray(node)) {
-    for (const item of node) dropUntypedNullable(item);
-    return;
+function completeOperation(op: Operation, route: AppRoute): Operation {
+  const meta = route.metadata as RouteMetadata | undefined;
+  const access = meta?.access ?? 'public';
+  const rateLimited = problemCodesOf(route).includes('rate_limited');
+  const responses: Record<string, Json> = {};
+  for (const [status, response] of Object.entries(op.responses)) {
+    if (Number(status) >= 400) continue;
+    const headers: Json = { ...requestIdHeader, ...(rateLimited ? rateLimitHeaders : {}) };
+    if (status === '302') headers.Location = { description: 'Where the browser goes next', schema: { type: 'string' } };
+    responses[status] = {
+      ...response,
+      description: response.description === status ? (successText[status] ?? status) : response.description,
+      headers,
+    };
   }
-  const obj = node as Record<string, unknown>;
-  if (obj.nullable === true && obj.type === undefined && obj.$ref === undefined) delete obj.nullable;
-  for (const value of Object.values(obj)) dropUntypedNullable(value);
+  Object.assign(responses, problemResponses(route));
+  op.responses = responses;
+  op.description = [route.description ?? route.summary, `**Who may call:** ${whoMayCall[access]}`].filter(Boolean).join('\n\n');
+  op.security = securityFor[access];
+  if (op.requestBody) {
+    defaultsOptional(op.requestBody.content);
+    op.requestBody.description = 'JSON body';
+    if (takesBody(route) && !(route as { body: { isOptional(): boolean } }).body.isOptional()) op.requestBody.required = true;
+  }
+  const params = op.parameters ?? [];
+  if (meta?.workspace === 'context') {
+    params.push({
+      name: 'x-workspace-id',
+      in: 'header',
+      required: false,
+      description: 'Session callers: the workspace to act on (optional when the account has one)',
+      schema: { type: 'string', format: 'uuid' },
+    });
+  }
+  if (route.method === 'POST') params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+  op.parameters = params;
+  if (!op.parameters.length) delete op.parameters;
+  for (const key of Object.keys(op)) if (op[key] === undefined) delete op[key];
+  return op;
+}
+
+/** Request and success-response examples for every operation (problem examples are set with their responses). */
+function addExamples(document: Json): void {
+  const builder = new ExampleBuilder((document.components as { schemas: Record<string, Json> }).schemas);
+  for (const operations of Object.values(document.paths as Record<string, Record<string, Operation>>)) {
+    for (const op of Object.values(operations)) {
+      const body = (op.requestBody?.content as Record<string, Json> | undefined)?.['application/json'];
+      if (body) body.example = requestExamples[op.operationId as string] ?? builder.of(body.schema, true);
+      for (const [status, response] of Object.entries(op.responses)) {
+        const media = (response.content as Record<string, Json> | undefined)?.['application/json'];
+        if (media && Number(status) < 400) media.example = builder.of(media.schema);
+      }
+    }
+  }
 }

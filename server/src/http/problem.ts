@@ -1,50 +1,44 @@
-import type { ErrorCode } from '@gathercast/contract';
-import { errorStatus } from '@gathercast/contract';
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
-import type { ZodIssue } from 'zod';
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { ProblemError, problem } from '../lib/problem';
+import { setRateLimitHeaders } from './rate-limit-headers';
+import { noteProblemCode } from './request-context';
 
-export interface FieldError {
-  path: string;
-  message: string;
-}
-
-/** Thrown anywhere below a handler; the error middleware turns it into application/problem+json. */
-export class ProblemError extends Error {
-  readonly status: number;
-  constructor(
-    readonly code: ErrorCode,
-    readonly detail: string,
-    readonly extra: { errors?: FieldError[]; retryAfterSeconds?: number; [k: string]: unknown } = {},
-  ) {
-    super(detail);
-    this.status = errorStatus[code];
-  }
-}
-
-export const problem = (code: ErrorCode, detail: string, extra?: ProblemError['extra']) =>
-  new ProblemError(code, detail, extra);
-
-export const notFound = (what = 'Resource') => problem('not_found', `${what} not found`);
-
-export function fieldErrors(issues: ZodIssue[], prefix?: string): FieldError[] {
-  return issues.map((i) => ({
-    path: [prefix, ...i.path].filter((p) => p !== undefined && p !== '').join('.') || (prefix ?? '(root)'),
-    message: i.message,
-  }));
-}
-
+/**
+ * Renders domain errors (`lib/problem.ts`) as application/problem+json; nothing else here decides a code.
+ * Every body carries the request id (`requestId`, the same as the `x-request-id` header), so a pasted
+ * error is enough to find its log lines.
+ */
 export function sendProblem(res: Response, errorsBase: string, err: ProblemError): void {
-  const { retryAfterSeconds, ...extra } = err.extra;
+  const { retryAfterSeconds, rateLimit, allow, ...extra } = err.extra;
+  noteProblemCode(res, err.code);
   if (retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(Math.max(1, Math.ceil(retryAfterSeconds))));
+  if (rateLimit) setRateLimitHeaders(res, rateLimit);
+  if (allow) res.setHeader('Allow', allow.join(', '));
+  if (err.status === 401) res.setHeader('WWW-Authenticate', authenticateChallenge(res.req));
+  const requestId = res.req?.id;
   res
     .status(err.status)
     .type('application/problem+json')
-    .send(JSON.stringify({ type: `${errorsBase}/${err.code}`, code: err.code, detail: err.detail, ...extra }));
+    .send(
+      JSON.stringify({
+        type: `${errorsBase}/${err.code}`,
+        code: err.code,
+        detail: err.detail,
+        ...extra,
+        ...(requestId ? { requestId } : {}),
+      }),
+    );
 }
 
-/** Unknown routes. */
-export const notFoundHandler: RequestHandler = (req, _res, next) =>
-  next(problem('not_found', `No route for ${req.method} ${req.path}`));
+/**
+ * The challenge of every 401: a Bearer session token or an API key in `x-api-key` (RFC 9110 §11.6.1).
+ * A Bearer token that was sent and refused is named `invalid_token` (RFC 6750 §3.1).
+ */
+function authenticateChallenge(req: Request | undefined): string {
+  const sentBearer = /^bearer\s/i.test(req?.header('authorization') ?? '');
+  const bearer = sentBearer ? 'Bearer realm="gathercast", error="invalid_token"' : 'Bearer realm="gathercast"';
+  return `${bearer}, ApiKey realm="gathercast", header="x-api-key"`;
+}
 
 interface BodyParserError extends Error {
   type?: string;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 import { sql } from '../db/sql';
 

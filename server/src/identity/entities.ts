@@ -1,4 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { sessionKinds } from '../lib/secrets';
 
 /**
  * The identity core that authentication reads on every request. Foreign keys are scalar ids; the
@@ -32,8 +33,6 @@ export const AccountEmail = defineEntity({
 });
 export type AccountEmail = InferEntity<typeof AccountEmail>;
 
-export const sessionKinds = ['account', 'workspace', 'guest', 'entry'] as const;
-export type SessionKind = (typeof sessionKinds)[number];
 
 /** Every bearer-style session (gcs_, gcw_, gcg_, gce_): only the SHA-256 of the token is kept. */
 export const Session = defineEntity({

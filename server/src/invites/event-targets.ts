@@ -1,7 +1,7 @@
 import { eventRoles, type EventRole, type Modality } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { assignableRoles } from '../events/roles';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { sql } from '../db/sql';
 
 /**

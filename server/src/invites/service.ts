@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import { sendQuietly } from '../email/create-mailer';
 import type { Mailer } from '../email/mailer';
 import { inviteEmail } from '../email/templates';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { iso, sql } from '../db/sql';
 import type { Actor } from '../lib/actor';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';

@@ -1,6 +1,8 @@
 import type { Request } from 'express';
-import type { WorkspaceAccess } from '../http/auth';
-import { problem } from '../http/problem';
+import { problem } from './problem';
+
+/** A caller's standing in the workspace a call resolved to. */
+export type WorkspaceAccess = 'owner' | 'admin' | 'member' | 'apiKey';
 
 /** The caller of a workspace-scoped service call, free of HTTP types. */
 export interface Actor {

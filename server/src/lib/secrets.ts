@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
-/** Secret prefixes that secret scanners can match (decisions.md §4). */
+/** Secret prefixes that secret scanners can match (GitHub-style secret scanning keys on them). */
 export const secretPrefixes = {
   apiKey: 'gck_',
   webhookSecret: 'whsec_',
@@ -13,6 +13,10 @@ export const secretPrefixes = {
   invite: 'gci_',
   tableNotes: 'gcn_',
 } as const;
+
+/** The bearer-style sessions (gcs_, gcw_, gcg_, gce_); stored in session.kind, resolved by the HTTP edge. */
+export const sessionKinds = ['account', 'workspace', 'guest', 'entry'] as const;
+export type SessionKind = (typeof sessionKinds)[number];
 
 /** 256 random bits, base64url, behind the given prefix. */
 export function newSecret(prefix: string): string {

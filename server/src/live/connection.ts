@@ -1,6 +1,7 @@
 import type { EventRole, LiveServerMessage } from '@gathercast/contract';
 import { WebSocket } from 'ws';
-import type { GatewayClaims } from '../gateway/gateway-tokens';
+import type { GatewayClaims } from '../lib/gateway-tokens';
+import type { Target } from './fanout';
 import type { PresenceInfo } from './presence-store';
 
 /** A refusal sent back as an `error` message; the connection stays open. */
@@ -23,6 +24,12 @@ export const closeCodes = {
   unresponsive: 4008,
 } as const;
 
+/**
+ * A client that stops reading: once this much is waiting in the socket's send buffer, the socket is
+ * dropped (a close frame would only queue behind the rest), so it cannot grow the process's memory.
+ */
+const maxBufferedBytes = 4 * 1024 * 1024;
+
 /** Burst and sustained rate of client messages per connection. */
 const rateBurst = 20;
 const ratePerSecond = 10;
@@ -39,6 +46,10 @@ export class LiveConnection {
   seat: string | null = null;
   alive = true;
   closed = false;
+  /** Closed without a close frame: the client may come back and resume. */
+  lostAbruptly = false;
+  /** The last event-stream seq this socket was sent (or started after): older ones are never sent again. */
+  lastSeq = 0;
   #queue: LiveServerMessage[] | null = [];
   #tokens = rateBurst;
   #refilledAt = Date.now();
@@ -65,6 +76,14 @@ export class LiveConnection {
     return { participantId, name, role: this.role, anonymous };
   }
 
+  /** Whether envelopes for `target` reach this socket (live and when replayed on a resume). */
+  receives(target: Target): boolean {
+    if (target.to === 'moderators') return this.role === 'host' || this.role === 'workspace_admin';
+    if (target.to === 'participant') return this.participantId === target.participantId;
+    if (target.to === 'room') return this.role !== 'viewer';
+    return true;
+  }
+
   presenceInfo(): PresenceInfo {
     const { participantId, userId, name, anonymous, role } = this.claims;
     return { participantId, userId, name, role: this.role, eventRole: role, anonymous };
@@ -80,7 +99,17 @@ export class LiveConnection {
   }
 
   sendNow(message: LiveServerMessage): void {
-    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    if (message.seq !== undefined) {
+      // A message the welcome's position or a replay already covered (each seq goes out once).
+      if (message.seq <= this.lastSeq) return;
+      this.lastSeq = message.seq;
+    }
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    if (this.ws.bufferedAmount > maxBufferedBytes) {
+      this.ws.terminate();
+      return;
+    }
+    this.ws.send(JSON.stringify(message));
   }
 
   /** Sends what waited for the welcome and the snapshot; from now on messages go straight out. */

@@ -1,5 +1,5 @@
 import type { Feature, LiveClientMessage, LiveServerMessage } from '@gathercast/contract';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import type { LiveConnection } from './connection';
 import { LiveError } from './connection';
 import type { LiveEvent } from './event-state';

@@ -1,4 +1,5 @@
-import { type LiveClientMessage, liveClientMessageSchema } from '@gathercast/contract';
+import { findInputProblem, type LiveClientMessage, liveClientMessageSchema } from '@gathercast/contract';
+import { listAudience } from './audience';
 import { type LiveConnection, LiveError } from './connection';
 import type { Handler, Handling, LiveDeps } from './deps';
 import { admitFromLobby, denyFromLobby } from './lobby';
@@ -41,6 +42,7 @@ const rules: { [T in Exclude<Type, 'ping'>]: Rule<T> } = {
   'lobby.admit': { handle: admitFromLobby, moderator: true },
   'lobby.deny': { handle: denyFromLobby, moderator: true },
   'table.observe': { handle: observeTable, moderator: true },
+  'audience.list': { handle: listAudience, moderator: true },
 };
 
 function parse(raw: string): LiveClientMessage {
@@ -50,6 +52,9 @@ function parse(raw: string): LiveClientMessage {
   } catch {
     throw new LiveError('bad_request', 'Messages are JSON objects');
   }
+  // The same rules as every HTTP input: no NUL, no lone surrogate, bounded nesting.
+  const unstorable = findInputProblem(json, 'message');
+  if (unstorable) throw new LiveError('bad_request', `${unstorable.path}: ${unstorable.message}`);
   const parsed = liveClientMessageSchema.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

@@ -3,13 +3,17 @@ import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { LiveServerMessage } from '@gathercast/contract';
 import { type WebSocket, WebSocketServer } from 'ws';
-import type { AppContext } from '../app-context';
-import { type GatewayClaims, InvalidGatewayToken } from '../gateway/gateway-tokens';
+import type { AppContext } from '../lib/context';
+import { liveSockets } from '../lib/metrics';
+import { traced } from '../lib/tracing';
+import { type GatewayClaims, InvalidGatewayToken } from '../lib/gateway-tokens';
 import { closeCodes, LiveConnection } from './connection';
 import type { LiveDeps } from './deps';
 import { dispatch } from './dispatch';
 import { type LiveEvent, loadLiveEvent, roleIn } from './event-state';
+import { LiveAudience } from './audience';
 import { type Envelope, type Fanout, PgFanout, RedisFanout } from './fanout';
+import { timedFanout } from './fanout-metrics';
 import { enterLobby, leaveLobby, waitingMessage } from './lobby';
 import { PhaseChanges } from './phase-changes';
 import { LivePresence } from './presence';
@@ -17,12 +21,17 @@ import { PgPresenceStore } from './presence-pg';
 import { RedisPresenceStore } from './presence-redis';
 import { defaultPresenceTiming, type PresenceStore, type PresenceTiming } from './presence-store';
 import { LiveTables } from './tables';
-import { welcomeConnection } from './welcome';
+import { type ResumeRequest, welcomeConnection } from './welcome';
 
 export const livePath = '/v1/live';
 /** Largest client message accepted; bigger frames close the socket with 1009. */
 const maxPayloadBytes = 16 * 1024;
 const pingIntervalMs = 30_000;
+/**
+ * Client messages waiting for earlier ones of the same socket to be handled. Past this, a frame is
+ * answered `rate_limited` at once and not kept, so a flood cannot pile up memory behind a slow query.
+ */
+const maxQueuedMessages = 64;
 const eventCacheMs = 1000;
 
 export interface LiveOptions {
@@ -41,7 +50,10 @@ export class LiveGateway implements LiveDeps {
   readonly presence: LivePresence;
   readonly tables: LiveTables;
   readonly phaseChanges: PhaseChanges;
+  readonly audience: LiveAudience;
   readonly #leaving = new Set<Promise<void>>();
+  /** Leaves held for the resume window per `eventId/participantId` (sockets lost abruptly); run at once on shutdown. */
+  readonly #held = new Map<string, Set<() => Promise<void>>>();
   #ping: NodeJS.Timeout | undefined;
   #closing = false;
 
@@ -54,6 +66,15 @@ export class LiveGateway implements LiveDeps {
   ) {
     this.presence = new LivePresence(ctx, store, fanout, timing);
     this.tables = new LiveTables(ctx.pool, this.presence);
+    this.audience = new LiveAudience(
+      {
+        counts: (eventId) => this.presence.counts(eventId),
+        events: () => this.#byEvent.keys(),
+        local: (eventId) => this.local(eventId),
+      },
+      ctx.logger,
+      timing.audienceMs,
+    );
     this.phaseChanges = new PhaseChanges(this, databaseUrl, (id) => this.#events.delete(id));
   }
 
@@ -71,21 +92,33 @@ export class LiveGateway implements LiveDeps {
       await redisStore.start();
       store = redisStore;
     } else store = new PgPresenceStore(ctx.pool, processId, timing);
-    const fanout = redisUrl
-      ? new RedisFanout(redisUrl, ctx.logger, namespace)
-      : new PgFanout(databaseUrl, ctx.pool, ctx.logger);
+    const limits = ctx.config.liveHistory;
+    const fanout = timedFanout(
+      redisUrl
+        ? new RedisFanout(redisUrl, ctx.logger, namespace, limits)
+        : new PgFanout(databaseUrl, ctx.pool, ctx.logger, limits),
+    );
     const gateway = new LiveGateway(ctx, fanout, store, databaseUrl, timing);
     await fanout.start((envelope) => gateway.#deliver(envelope));
     await gateway.phaseChanges.start();
     gateway.presence.start();
+    gateway.audience.start();
     gateway.#ping = setInterval(() => gateway.#pingAll(), pingIntervalMs);
     gateway.#ping.unref();
     return gateway;
   }
 
   attach(server: Server): void {
+    // Not emitted with noServer today; kept so a future ws version cannot crash the process with it.
+    this.#wss.on('error', (err) => this.ctx.logger.error({ err }, 'live gateway server error'));
     server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-      void this.#upgrade(req, socket, head);
+      // Node hands the raw socket over without an 'error' listener: a client resetting the
+      // connection while its token is checked would otherwise be an uncaught exception.
+      socket.on('error', (err) => this.ctx.logger.debug({ err }, 'live upgrade socket error'));
+      void this.#upgrade(req, socket, head).catch((err: unknown) => {
+        this.ctx.logger.error({ err }, 'live upgrade failed');
+        socket.destroy();
+      });
     });
   }
 
@@ -124,13 +157,22 @@ export class LiveGateway implements LiveDeps {
     }
     const event = await this.event(claims.eventId).catch(() => null);
     if (!event) return refuse(socket, 404, 'not_found', 'Event not found', this.ctx);
-    this.#wss.handleUpgrade(req, socket, head, (ws) => void this.#open(ws, claims, event));
+    const resume = resumeRequest(url);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => void this.#open(ws, claims, event, resume));
   }
 
-  async #open(ws: WebSocket, claims: GatewayClaims, event: LiveEvent): Promise<void> {
+  async #open(ws: WebSocket, claims: GatewayClaims, event: LiveEvent, resume?: ResumeRequest): Promise<void> {
     const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole));
     ws.on('pong', () => {
       conn.alive = true;
+    });
+    // A frame over maxPayload, a protocol violation or a reset: ws has already closed the socket
+    // (1009 for an oversized frame, 1002 for a bad frame); only this socket ends.
+    ws.on('error', (err) => {
+      this.ctx.logger.info(
+        { err, eventId: event.id, participantId: conn.participantId },
+        'live socket closed on a client error',
+      );
     });
     if (event.status === 'ended') {
       conn.release();
@@ -141,7 +183,10 @@ export class LiveGateway implements LiveDeps {
     const set = this.#byEvent.get(event.id) ?? new Set<LiveConnection>();
     this.#byEvent.set(event.id, set);
     set.add(conn);
-    const ready = welcomeConnection(this, conn, event).catch(async (err: unknown) => {
+    liveSockets.inc();
+    const ready = traced('live.join', { 'gathercast.event.id': event.id, 'gathercast.live.role': conn.role }, () =>
+      welcomeConnection(this, conn, event, { resume }),
+    ).catch(async (err: unknown) => {
       // The event may have ended or been deleted while the socket was being set up.
       const now = await loadLiveEvent(this.ctx.pool, event.id).catch(() => undefined);
       if (now === null || now?.status === 'ended') {
@@ -154,16 +199,26 @@ export class LiveGateway implements LiveDeps {
     });
     // Messages wait for the welcome (and presence) to be done, in order.
     let chain: Promise<void> = ready;
+    let queued = 0;
     ws.on('message', (data, isBinary) => {
+      if (queued >= maxQueuedMessages) {
+        conn.send({ type: 'error', code: 'rate_limited', detail: 'Too many messages; slow down' });
+        return;
+      }
       const raw = isBinary ? '' : data.toString();
-      chain = chain.then(() => dispatch(this, conn, raw));
+      queued++;
+      chain = chain.then(() => dispatch(this, conn, raw)).finally(() => queued--);
     });
-    ws.on('close', () => {
+    ws.on('close', (code) => {
       conn.closed = true;
+      // No close frame (network loss, a killed peer, an unresponsive socket): the client may resume.
+      conn.lostAbruptly = code === 1006;
+      liveSockets.dec();
       set.delete(conn);
       if (!set.size && this.#byEvent.get(event.id) === set) {
         this.#byEvent.delete(event.id);
         this.#events.delete(event.id);
+        this.audience.forget(event.id);
       }
       const leaving = chain.then(() => this.#gone(conn));
       this.#leaving.add(leaving);
@@ -171,8 +226,13 @@ export class LiveGateway implements LiveDeps {
     });
   }
 
-  /** After a socket closes: leave presence (participant.left on the last one anywhere), or the lobby. */
+  /**
+   * After a socket closes: leave presence (participant.left on the last one anywhere), or the lobby.
+   * A socket lost without a close frame leaves only after the resume window, so a resume (here or on
+   * another process) finds the participant still present: no left/joined pair, no presence churn.
+   */
   async #gone(conn: LiveConnection): Promise<void> {
+    if (conn.joined && conn.lostAbruptly && !this.#closing) return this.#holdLeave(conn);
     try {
       if (conn.joined) await this.presence.leave(conn.workspaceId, conn.eventId, conn.participantId);
       else if (conn.lobby && !this.local(conn.eventId).some((c) => c.participantId === conn.participantId))
@@ -182,13 +242,36 @@ export class LiveGateway implements LiveDeps {
     }
   }
 
+  #holdLeave(conn: LiveConnection): void {
+    const key = `${conn.eventId}/${conn.participantId}`;
+    const held = this.#held.get(key) ?? new Set();
+    this.#held.set(key, held);
+    const leave = () => {
+      held.delete(leave);
+      if (!held.size && this.#held.get(key) === held) this.#held.delete(key);
+      clearTimeout(timer);
+      return this.presence
+        .leave(conn.workspaceId, conn.eventId, conn.participantId)
+        .catch((err: unknown) => this.ctx.logger.warn({ err }, 'live presence leave failed'));
+    };
+    const timer = setTimeout(leave, this.ctx.config.liveHistory.windowMs);
+    timer.unref();
+    held.add(leave);
+  }
+
+  /** The participant resumed (here or elsewhere) and counts as present there: their held leaves go now. */
+  #resumed(eventId: string, target: Envelope['target']): void {
+    if (target.to !== 'participant') return;
+    for (const leave of this.#held.get(`${eventId}/${target.participantId}`) ?? []) void leave();
+  }
+
   /** Called with every envelope any process published. */
   #deliver(envelope: Envelope): void {
+    const message = envelope.message && { ...envelope.message, seq: envelope.seq };
+    if (envelope.action === 'resumed') this.#resumed(envelope.eventId, envelope.target);
     for (const conn of this.#byEvent.get(envelope.eventId) ?? []) {
-      const t = envelope.target;
-      if (t.to === 'moderators' && !(conn.role === 'host' || conn.role === 'workspace_admin')) continue;
-      if (t.to === 'participant' && conn.participantId !== t.participantId) continue;
-      if (envelope.message) conn.send(envelope.message);
+      if (!conn.receives(envelope.target)) continue;
+      if (message) conn.send(message);
       if (envelope.action === 'lobby.admit' && conn.lobby) void this.#admit(conn);
       if (envelope.action === 'lobby.deny' && conn.lobby) {
         conn.lobby = false;
@@ -239,6 +322,7 @@ export class LiveGateway implements LiveDeps {
   async close(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#ping);
+    this.audience.stop();
     const closed = [...this.#byEvent.values()]
       .flatMap((set) => [...set])
       .map(
@@ -254,11 +338,20 @@ export class LiveGateway implements LiveDeps {
       );
     await Promise.all(closed);
     await Promise.all([...this.#leaving]);
+    await Promise.all([...this.#held.values()].flatMap((held) => [...held].map((leave) => leave())));
     await this.phaseChanges.stop();
     await this.presence.stop();
     await this.fanout.stop();
     this.#wss.close();
   }
+}
+
+function resumeRequest(url: URL): ResumeRequest | undefined {
+  const secret = url.searchParams.get('resume');
+  if (!secret) return undefined;
+  const after = Number(url.searchParams.get('after') ?? 'x');
+  // A malformed position cannot be resumed from: it fails like a trimmed history.
+  return { secret, after: Number.isSafeInteger(after) && after >= 0 ? after : -1 };
 }
 
 function refuse(socket: Duplex, status: number, code: string, detail: string, ctx: AppContext): void {

@@ -2,6 +2,7 @@ import type { EventRole, Modality } from '@gathercast/contract';
 import { AccessToken } from 'livekit-server-sdk';
 import type { Config } from '../config';
 import { stagePlaybackUrl, stageRoom, tableRoom } from '../lib/media-rooms';
+import type { LiveConnection } from './connection';
 
 /** The media grant of the contract's `mediaGrantSchema`. */
 export interface MediaGrant {
@@ -117,3 +118,11 @@ export const observerGrant = (config: Config, who: MediaSubject, table: number) 
     roomAdmin: true,
     hidden: true,
   });
+
+/** Who a media grant is minted for. */
+export const subjectOf = (conn: LiveConnection) => ({
+  eventId: conn.eventId,
+  participantId: conn.participantId,
+  name: conn.claims.name,
+  role: conn.role,
+});

@@ -2,11 +2,10 @@ import type { Logger } from 'pino';
 import type { LiveConnection } from './connection';
 import { closeCodes } from './connection';
 import { type LiveEvent, type LivePhase, loadLiveEvent, roleIn } from './event-state';
-import type { LiveGateway } from './gateway';
-import { phaseGrant } from './media';
+import type { LiveDeps } from './deps';
+import { phaseGrant, subjectOf } from './media';
 import { PgListener } from './pg-listener';
 import { currentRound, isTablePhase, nextRoundAt } from './tables';
-import { subjectOf } from './welcome';
 
 /** Notified by the trigger of migration LivePlane whenever an event's status or active phase changes. */
 const lifecycleChannel = 'gc_live_lifecycle';
@@ -22,7 +21,7 @@ export class PhaseChanges {
   #queue: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly gw: LiveGateway,
+    private readonly gw: LiveDeps,
     databaseUrl: string,
     private readonly forget: (eventId: string) => void,
   ) {

@@ -1,6 +1,12 @@
 import type pg from 'pg';
 import { withLockedTransaction } from '../db/pool';
-import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+import {
+  type AudienceCounts,
+  noAudience,
+  type PresenceInfo,
+  type PresenceStore,
+  type PresenceTiming,
+} from './presence-store';
 
 /** Presence in table live_presence (REDIS_URL unset); a per-participant advisory lock orders joins and leaves. */
 export class PgPresenceStore implements PresenceStore {
@@ -67,6 +73,31 @@ export class PgPresenceStore implements PresenceStore {
       [eventId],
     );
     return rows.map((r) => r.info);
+  }
+
+  async page(eventId: string, after: string, limit: number): Promise<PresenceInfo[]> {
+    const { rows } = await this.pool.query<{ info: PresenceInfo }>(
+      `select distinct on (participant_id) info from live_presence
+        where event_id = $1 and participant_id > $2 and expires_at > now()
+        order by participant_id, expires_at desc
+        limit $3`,
+      [eventId, after, limit],
+    );
+    return rows.map((r) => r.info);
+  }
+
+  async counts(eventId: string): Promise<AudienceCounts> {
+    const { rows } = await this.pool.query<{ role: keyof AudienceCounts; n: number }>(
+      `select role, count(*)::int as n from (
+         select distinct on (participant_id) info->>'role' as role from live_presence
+          where event_id = $1 and expires_at > now()
+          order by participant_id, expires_at desc) p
+        group by role`,
+      [eventId],
+    );
+    const counts = noAudience();
+    for (const r of rows) if (r.role in counts) counts[r.role] = r.n;
+    return counts;
   }
 
   async heartbeat(): Promise<void> {

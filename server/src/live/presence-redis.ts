@@ -1,12 +1,20 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+import {
+  type AudienceCounts,
+  noAudience,
+  type PresenceInfo,
+  type PresenceStore,
+  type PresenceTiming,
+} from './presence-store';
 
 /*
  * Presence in Redis (REDIS_URL set). Per participant a hash: one field per process holding its
- * connection count, plus `info`. A process is alive while its key gc:live:proc:<id> exists (renewed
- * by heartbeat with a TTL); counts of dead processes do not count. The scripts make each
- * join/leave/sweep decision atomic, so exactly one process sees "first" or "last".
+ * connection count, plus `info` and `role` (the role it is counted under). A process is alive while
+ * its key gc:live:proc:<id> exists (renewed by heartbeat with a TTL); counts of dead processes do not
+ * count. Per event a sorted set of participant ids (all scores 0, so it pages in participantId order)
+ * and a hash of counts by role. The scripts make each join/leave/sweep decision atomic, so exactly one
+ * process sees "first" or "last", and the counts move with those decisions.
  */
 /** Keys of one deployment: `gc:live:<namespace>:…` (the namespace is the database's name). */
 const keys = (namespace: string) => {
@@ -15,6 +23,7 @@ const keys = (namespace: string) => {
     prefix,
     presence: (eventId: string, participantId: string) => `${prefix}p:${eventId}:${participantId}`,
     event: (eventId: string) => `${prefix}ev:${eventId}`,
+    audience: (eventId: string) => `${prefix}aud:${eventId}`,
     proc: (processId: string) => `${prefix}proc:${processId}`,
     held: (processId: string) => `${prefix}held:${processId}`,
     procs: `${prefix}procs`,
@@ -27,22 +36,31 @@ local function alive(key, procPrefix, except)
   local n = 0
   for i = 1, #fields, 2 do
     local f = fields[i]
-    if f ~= 'info' and f ~= except and redis.call('EXISTS', procPrefix .. f) == 1 then
+    if f ~= 'info' and f ~= 'role' and f ~= except and redis.call('EXISTS', procPrefix .. f) == 1 then
       n = n + tonumber(fields[i + 1])
     end
   end
   return n
 end
+local function uncount(key, audience)
+  local role = redis.call('HGET', key, 'role')
+  if role then redis.call('HINCRBY', audience, role, -1) end
+end
 `;
 
-// KEYS: presence hash, event set, held set. ARGV: process id, info, proc prefix, participant id, held entry
+// KEYS: presence hash, event zset, held set, audience hash.
+// ARGV: process id, info, proc prefix, participant id, held entry, role
 const joinScript = `${aliveCount}
 local before = alive(KEYS[1], ARGV[3], '')
 redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 redis.call('HSET', KEYS[1], 'info', ARGV[2])
-redis.call('SADD', KEYS[2], ARGV[4])
+redis.call('ZADD', KEYS[2], 0, ARGV[4])
 redis.call('SADD', KEYS[3], ARGV[5])
-if before == 0 then return 1 else return 0 end`;
+if before > 0 then return 0 end
+uncount(KEYS[1], KEYS[4])
+redis.call('HSET', KEYS[1], 'role', ARGV[6])
+redis.call('HINCRBY', KEYS[4], ARGV[6], 1)
+return 1`;
 
 // Same KEYS and ARGV[1], ARGV[3], ARGV[4], ARGV[5]. Answers the info when the last connection anywhere left.
 const leaveScript = `${aliveCount}
@@ -53,17 +71,19 @@ redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('SREM', KEYS[3], ARGV[5])
 if alive(KEYS[1], ARGV[3], '') > 0 then return false end
 local info = redis.call('HGET', KEYS[1], 'info')
+uncount(KEYS[1], KEYS[4])
 redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[2], ARGV[4])
+redis.call('ZREM', KEYS[2], ARGV[4])
 return info`;
 
-// KEYS: presence hash, event set. ARGV: dead process id, proc prefix, participant id.
+// KEYS: presence hash, event zset, audience hash. ARGV: dead process id, proc prefix, participant id.
 const sweepScript = `${aliveCount}
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return false end
 if alive(KEYS[1], ARGV[2], '') > 0 then return false end
 local info = redis.call('HGET', KEYS[1], 'info')
+uncount(KEYS[1], KEYS[3])
 redis.call('DEL', KEYS[1])
-redis.call('SREM', KEYS[2], ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[3])
 return info`;
 
 export class RedisPresenceStore implements PresenceStore {
@@ -89,15 +109,17 @@ export class RedisPresenceStore implements PresenceStore {
   async join(eventId: string, info: PresenceInfo): Promise<boolean> {
     const first = await this.#redis.eval(
       joinScript,
-      3,
+      4,
       this.#k.presence(eventId, info.participantId),
       this.#k.event(eventId),
       this.#k.held(this.processId),
+      this.#k.audience(eventId),
       this.processId,
       JSON.stringify(info),
       `${this.#k.prefix}proc:`,
       info.participantId,
       `${eventId}|${info.participantId}`,
+      info.role,
     );
     return first === 1;
   }
@@ -105,10 +127,11 @@ export class RedisPresenceStore implements PresenceStore {
   async leave(eventId: string, participantId: string): Promise<PresenceInfo | null> {
     const info = await this.#redis.eval(
       leaveScript,
-      3,
+      4,
       this.#k.presence(eventId, participantId),
       this.#k.event(eventId),
       this.#k.held(this.processId),
+      this.#k.audience(eventId),
       this.processId,
       '',
       `${this.#k.prefix}proc:`,
@@ -119,9 +142,29 @@ export class RedisPresenceStore implements PresenceStore {
   }
 
   async list(eventId: string): Promise<PresenceInfo[]> {
-    const ids = await this.#redis.smembers(this.#k.event(eventId));
-    const infos = await Promise.all(ids.map((id) => this.#redis.hget(this.#k.presence(eventId, id), 'info')));
-    return infos.filter((i): i is string => !!i).map((i) => JSON.parse(i) as PresenceInfo);
+    return this.#infos(eventId, await this.#redis.zrange(this.#k.event(eventId), '0', '-1'));
+  }
+
+  async page(eventId: string, after: string, limit: number): Promise<PresenceInfo[]> {
+    const from = after ? `(${after}` : '-';
+    const ids = await this.#redis.zrangebylex(this.#k.event(eventId), from, '+', 'LIMIT', '0', String(limit));
+    return this.#infos(eventId, ids);
+  }
+
+  async counts(eventId: string): Promise<AudienceCounts> {
+    const stored = await this.#redis.hgetall(this.#k.audience(eventId));
+    const counts = noAudience();
+    for (const role of Object.keys(counts) as (keyof AudienceCounts)[])
+      counts[role] = Math.max(0, Number(stored[role] ?? 0));
+    return counts;
+  }
+
+  async #infos(eventId: string, ids: string[]): Promise<PresenceInfo[]> {
+    if (!ids.length) return [];
+    const pipeline = this.#redis.pipeline();
+    for (const id of ids) pipeline.hget(this.#k.presence(eventId, id), 'info');
+    const infos = ((await pipeline.exec()) ?? []).map(([, v]) => v);
+    return infos.filter((i): i is string => typeof i === 'string').map((i) => JSON.parse(i) as PresenceInfo);
   }
 
   async heartbeat(): Promise<void> {
@@ -140,9 +183,10 @@ export class RedisPresenceStore implements PresenceStore {
         const [eventId, participantId] = entry.split('|') as [string, string];
         const info = await this.#redis.eval(
           sweepScript,
-          2,
+          3,
           this.#k.presence(eventId, participantId),
           this.#k.event(eventId),
+          this.#k.audience(eventId),
           proc,
           `${this.#k.prefix}proc:`,
           participantId,

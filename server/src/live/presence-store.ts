@@ -1,5 +1,16 @@
 import type { EventRole } from '@gathercast/contract';
 
+/** Participants present by narrowed role (at join time), every process counted. */
+export type AudienceCounts = Record<EventRole, number>;
+
+export const noAudience = (): AudienceCounts => ({
+  host: 0,
+  speaker: 0,
+  participant: 0,
+  viewer: 0,
+  workspace_admin: 0,
+});
+
 /** What presence remembers of a participant (for presence messages and the participant.left webhook). */
 export interface PresenceInfo {
   participantId: string;
@@ -22,6 +33,10 @@ export interface PresenceStore {
   join(eventId: string, info: PresenceInfo): Promise<boolean>;
   leave(eventId: string, participantId: string): Promise<PresenceInfo | null>;
   list(eventId: string): Promise<PresenceInfo[]>;
+  /** Present participants with participantId > `after`, in participantId order, at most `limit`. */
+  page(eventId: string, after: string, limit: number): Promise<PresenceInfo[]>;
+  /** How many participants are present, by role (read about once a second per event and process). */
+  counts(eventId: string): Promise<AudienceCounts>;
   heartbeat(): Promise<void>;
   sweep(): Promise<{ eventId: string; info: PresenceInfo }[]>;
   stop(): Promise<void>;
@@ -32,6 +47,8 @@ export interface PresenceTiming {
   heartbeatMs: number;
   /** How long an entry lives without renewal. */
   ttlMs: number;
+  /** How often sockets hear the audience counts (when they changed). */
+  audienceMs?: number;
 }
 
-export const defaultPresenceTiming: PresenceTiming = { heartbeatMs: 10_000, ttlMs: 30_000 };
+export const defaultPresenceTiming: PresenceTiming = { heartbeatMs: 10_000, ttlMs: 30_000, audienceMs: 1000 };

@@ -1,11 +1,11 @@
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import type { Fanout } from './fanout';
-import type { PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+import type { AudienceCounts, PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
 
 /**
- * Participant presence (spec "Participant presence rules"): joined fires on a participant's first
- * connection anywhere and left on their last, as a webhook (participant.joined / participant.left,
- * recorded in the outbox) and as presence.joined / presence.left to the event's sockets. Calls for
+ * Participant presence: joined fires on a participant's first connection anywhere and left on their
+ * last, as a webhook (participant.joined / participant.left, recorded in the outbox) and, for everyone
+ * but viewers, as presence.joined / presence.left to the event's sockets other than viewers. Calls for
  * one participant run one after another in this process, so a quick reconnect cannot overtake a leave.
  */
 export class LivePresence {
@@ -33,6 +33,14 @@ export class LivePresence {
 
   list(eventId: string): Promise<PresenceInfo[]> {
     return this.store.list(eventId);
+  }
+
+  page(eventId: string, after: string, limit: number): Promise<PresenceInfo[]> {
+    return this.store.page(eventId, after, limit);
+  }
+
+  counts(eventId: string): Promise<AudienceCounts> {
+    return this.store.counts(eventId);
   }
 
   join(workspaceId: string, eventId: string, info: PresenceInfo): Promise<void> {
@@ -69,9 +77,12 @@ export class LivePresence {
       }),
     );
     const { participantId, name, role, anonymous } = info;
+    // Viewers are counted (the `audience` message), not announced: announcing each of them to
+    // everyone costs N messages per join.
+    if (role === 'viewer') return;
     await this.fanout.publish({
       eventId,
-      target: { to: 'all' },
+      target: { to: 'room' },
       message:
         type === 'participant.joined'
           ? { type: 'presence.joined', participant: { participantId, name, role, anonymous } }

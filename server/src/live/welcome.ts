@@ -1,18 +1,31 @@
 import type { LiveServerMessage } from '@gathercast/contract';
+import { liveJoins } from '../lib/metrics';
+import type { LiveAudience } from './audience';
 import type { LiveConnection } from './connection';
 import { castOf, type LiveEvent, roleIn } from './event-state';
-import type { LiveGateway } from './gateway';
+import type { LiveDeps } from './deps';
+import type { Backlog } from './fanout';
 import { lobbySnapshot, lobbyStateAtConnect } from './lobby';
-import { isModerator, type MediaGrant, phaseGrant } from './media';
+import { isModerator, type MediaGrant, phaseGrant, subjectOf } from './media';
 import { moderationSnapshot } from './moderation';
+import type { PhaseChanges } from './phase-changes';
 import { pollSnapshot } from './polls';
 import { isTablePhase } from './tables';
 
+/** What a socket's first moments need from the gateway (which implements it). */
+export interface WelcomeDeps extends LiveDeps {
+  /** Holds a lobby waiter until a host decides. */
+  lobbyWait(conn: LiveConnection): Promise<void>;
+  phaseChanges: Pick<PhaseChanges, 'seatAll' | 'scheduleRotation'>;
+  audience: Pick<LiveAudience, 'current'>;
+}
+
 const welcomeOf = async (
-  gw: LiveGateway,
+  gw: WelcomeDeps,
   conn: LiveConnection,
   event: LiveEvent,
   media: MediaGrant,
+  resumed: { after: number; replayed: number } | null = null,
 ): Promise<LiveServerMessage> => ({
   type: 'welcome',
   identity: conn.identity(),
@@ -28,14 +41,30 @@ const welcomeOf = async (
   cast: await castOf(gw.ctx.pool, event),
   media,
   lobby: conn.lobby,
+  lastSeq: conn.lastSeq,
+  resume: {
+    secret: await gw.ctx.gatewayTokens.resumeSecret(event.id, conn.participantId),
+    windowMs: gw.ctx.config.liveHistory.windowMs,
+  },
+  resumed,
 });
 
-export const subjectOf = (conn: LiveConnection) => ({
-  eventId: conn.eventId,
-  participantId: conn.participantId,
-  name: conn.claims.name,
-  role: conn.role,
-});
+/** `?resume=<secret>&after=<seq>`: a reconnect asking to continue a session. */
+export interface ResumeRequest {
+  secret: string;
+  /** -1 when the request's `after` was not a non-negative integer (it cannot be resumed from). */
+  after: number;
+}
+
+/**
+ * What a resuming socket missed, if it can be replayed: the resume secret must be this participant's
+ * in this event, and the history must still hold every message after the socket's last seq.
+ */
+async function backlogFor(gw: WelcomeDeps, conn: LiveConnection, resume: ResumeRequest): Promise<Backlog | null> {
+  if (resume.after < 0) return null;
+  if (!(await gw.ctx.gatewayTokens.isResumeSecret(resume.secret, conn.eventId, conn.participantId))) return null;
+  return gw.fanout.since(conn.eventId, resume.after);
+}
 
 /**
  * A new socket's first moments: the welcome (or the lobby), then presence (participant.joined on
@@ -44,13 +73,15 @@ export const subjectOf = (conn: LiveConnection) => ({
  * waiter a host just let in, `lobby.admitted` taking the welcome's place.
  */
 export async function welcomeConnection(
-  gw: LiveGateway,
+  gw: WelcomeDeps,
   conn: LiveConnection,
   event: LiveEvent,
-  { admitted = false } = {},
+  { admitted = false, resume }: { admitted?: boolean; resume?: ResumeRequest } = {},
 ): Promise<void> {
   const { config, pool } = gw.ctx;
   conn.role = roleIn(event, conn.claims.storedRole);
+  // The socket is registered already: every message numbered after this read reaches it live.
+  if (!admitted) conn.lastSeq = await gw.fanout.lastSeq(event.id);
   if (!admitted) {
     const lobby = await lobbyStateAtConnect(pool, event, conn.claims, conn.role);
     if (lobby !== 'none') {
@@ -70,18 +101,52 @@ export async function welcomeConnection(
   conn.lobby = false;
   const modality = event.activePhase?.modality ?? null;
   const media = await phaseGrant(config, subjectOf(conn), modality);
+  const backlog = resume && !admitted ? await backlogFor(gw, conn, resume) : null;
   if (admitted) conn.send({ type: 'lobby.admitted', media });
-  else conn.sendNow(await welcomeOf(gw, conn, event, media));
+  else if (backlog) {
+    // What this socket's role may see of it (presence rights are read with the role it has now).
+    backlog.envelopes = backlog.envelopes.filter((e) => e.message && conn.receives(e.target));
+    conn.lastSeq = resume!.after;
+    conn.sendNow(
+      await welcomeOf(gw, conn, event, media, { after: resume!.after, replayed: backlog.envelopes.length }),
+    );
+  } else conn.sendNow(await welcomeOf(gw, conn, event, media));
   if (conn.closed) return;
   conn.joined = true;
+  liveJoins.inc();
+  // A resume within the window finds the participant still present (its leave is held): no joined.
   await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
+  if (backlog) {
+    // Present here now: the dropped socket's held leave (on whichever process) can run without a left.
+    const target = { to: 'participant' as const, participantId: conn.participantId };
+    await gw.fanout.publish({ eventId: event.id, target, action: 'resumed' });
+    // Exactly what it missed, in order; live messages queued meanwhile with a seq already sent are skipped.
+    for (const e of backlog.envelopes) conn.sendNow({ ...e.message!, seq: e.seq });
+    conn.lastSeq = Math.max(conn.lastSeq, backlog.lastSeq);
+    conn.sendNow(await gw.audience.current(event.id));
+    conn.release();
+    await seatAtTable(gw, conn, event);
+    return;
+  }
+  if (resume && !admitted)
+    conn.sendNow({
+      type: 'error',
+      code: 'resume_failed',
+      detail: 'The messages since your last seq are no longer kept (or the resume secret is not yours); starting afresh',
+    });
   const snapshot = [
     ...(await moderationSnapshot(pool, event.id)),
     ...(await pollSnapshot(pool, event.id)),
     ...(isModerator(conn.role) ? await lobbySnapshot(pool, event.id) : []),
   ];
   for (const message of snapshot) conn.sendNow(message);
+  conn.sendNow(await gw.audience.current(event.id));
   conn.release();
+  await seatAtTable(gw, conn, event);
+}
+
+/** In a breakout or rotation a participant's socket gets its table (a resumed one too: seats are per socket). */
+async function seatAtTable(gw: WelcomeDeps, conn: LiveConnection, event: LiveEvent): Promise<void> {
   const phase = event.activePhase;
   if (isTablePhase(phase) && conn.role === 'participant') {
     await gw.phaseChanges.seatAll(event, phase, [conn]);

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockEvent } from '../events/locks';
 import { assignableRoles } from '../events/roles';
 import { iso, sql } from '../db/sql';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 
 export interface Membership {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, sql } from '../db/sql';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 
 export interface QuestionView {

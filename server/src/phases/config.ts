@@ -1,5 +1,5 @@
 import { type Modality, phaseConfigSchemas } from '@gathercast/contract';
-import { fieldErrors, problem } from '../http/problem';
+import { fieldErrors, problem } from '../lib/problem';
 
 /**
  * Validates a phase config against its modality's strict schema (unknown keys refused, defaults

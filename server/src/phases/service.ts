@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockEvent } from '../events/locks';
 import { type PhaseRow, phaseColumns, toPhase } from '../events/mapping';
 import { sql } from '../db/sql';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { normalizeFeatures, timerSeconds, validateConfig } from './config';
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../db/sql';
 import { createEventSession } from '../identity/sessions';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { hashSecret, secretPrefixes } from '../lib/secrets';
 
 /** Entry sessions last this long; the live plane also refuses them once the event has ended. */

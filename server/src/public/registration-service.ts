@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { sql } from '../db/sql';
 import type { RequestAuth } from '../http/auth';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 import { findPublicEvent } from './access';
 

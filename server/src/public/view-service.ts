@@ -5,7 +5,7 @@ import { activeBroadcastOf } from '../broadcasts/active-broadcast';
 import { phasesOf } from '../events/locks';
 import { iso, sql } from '../db/sql';
 import type { RequestAuth } from '../http/auth';
-import { notFound } from '../http/problem';
+import { notFound } from '../lib/problem';
 import { findPublicEvent } from './access';
 
 export type PublicEvent = z.infer<typeof publicEventSchema>;

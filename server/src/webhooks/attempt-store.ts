@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { Batcher } from './batcher';
-import { addJobSql } from './queue';
+import { addJobSql, manualJobPriority, pendingRankSql } from './queue';
 
 /** A delivery leased for one attempt, with what the attempt needs from its endpoint. */
 export interface Claimed {
@@ -15,6 +15,8 @@ export interface Claimed {
   secret: string;
   previous_secret: string | null;
   enabled: boolean;
+  /** When the change that produced it wrote the delivery (commit-to-delivery latency). */
+  created_at: Date;
 }
 
 /** The outcome of one attempt, as written to the attempt log and the delivery. */
@@ -52,7 +54,7 @@ const claimSql = `
   where d.id = any($1::uuid[]) and e.id = d.endpoint_id and d.status = 'pending'
     and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
     and (d.lease_until is null or d.lease_until < now())
-  returning d.id, d.endpoint_id, d.body, d.event_type, d.webhook_event_id, d.attempt_count, d.auto_retry, e.url,
+  returning d.id, d.endpoint_id, d.created_at, d.body, d.event_type, d.webhook_event_id, d.attempt_count, d.auto_retry, e.url,
     e.secret, e.enabled,
     case when e.previous_secret_expires_at > now() then e.previous_secret end as previous_secret`;
 
@@ -77,7 +79,8 @@ const recordSql = `
       retry_requested = false, lease_until = null, updated_at = now()
     from x
     where d.id = x.delivery_id
-    returning d.id, d.endpoint_id, d.status = 'pending' and d.next_attempt_at is not null as requeue, d.next_attempt_at
+    returning d.id, d.endpoint_id, d.workspace_id, d.auto_retry, d.status = 'pending' and d.next_attempt_at is not null as requeue,
+      d.next_attempt_at
   ),
   a as (
     insert into webhook_attempt (id, delivery_id, attempted_at, response_status, duration_ms, response_body, error)
@@ -94,7 +97,10 @@ const recordSql = `
     where e.id = eps.endpoint_id
       and case when eps.any_success then e.failing_since is not null else e.failing_since is null end
   ),
-  j as (select ${addJobSql('d.id::text', 'd.next_attempt_at')} as job from d where d.requeue)
+  j as (
+    select ${addJobSql('d.id::text', 'd.next_attempt_at', `case when d.auto_retry then ${pendingRankSql('d.workspace_id')} else ${manualJobPriority} end`)} as job
+    from d where d.requeue
+  )
   select d.id, e0.failing_since, e0.enabled, (select count(*) from j) as jobs
   from d join webhook_endpoint e0 on e0.id = d.endpoint_id`;
 

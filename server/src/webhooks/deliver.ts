@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Logger } from 'pino';
+import { observeWebhookDelivered } from '../lib/metrics';
 import type { AttemptStore } from './attempt-store';
 import type { SendResult, WebhookHttpClient } from './http-sender';
 import { nextRetryDelayMs } from './retry-schedule';
@@ -51,7 +52,10 @@ export async function attemptDelivery(deps: DeliverDeps, deliveryId: string): Pr
 
   let status: AttemptOutcome;
   let nextAt: Date | null = null;
-  if (kind === 'success') status = 'succeeded';
+  if (kind === 'success') {
+    status = 'succeeded';
+    observeWebhookDelivered(d.created_at);
+  }
   else if (kind === 'reject' || kind === 'gone') status = 'rejected';
   else {
     const delay = d.auto_retry ? nextRetryDelayMs(d.attempt_count, settings.retryScheduleMs) : null;

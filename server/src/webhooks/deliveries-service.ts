@@ -1,6 +1,6 @@
 import type { WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './entities';
 import { enqueueNow } from './queue';

@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../db/sql';
-import { notFound, problem } from '../http/problem';
+import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { newSecret, secretPrefixes } from '../lib/secrets';
 import { type DeliveryView, toDelivery } from './deliveries-service';

@@ -1,4 +1,5 @@
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
+import { trackWebhookQueue } from '../lib/metrics';
 import { fanOut } from './queue';
 import { webhookSettings } from './settings';
 import { WebhookWorker } from './worker';
@@ -20,6 +21,18 @@ export async function startWebhooks(ctx: AppContext, databaseUrl: string): Promi
   });
   const worker = new WebhookWorker(databaseUrl, settings, ctx.logger);
   await worker.start();
-  return { worker, stop: () => worker.stop() };
+  const untrackQueue = trackWebhookQueue(async () => {
+    const { rows } = await ctx.pool.query<{ n: string }>(
+      "select count(*) as n from webhook_delivery where status = 'pending'",
+    );
+    return Number(rows[0]?.n ?? 0);
+  });
+  return {
+    worker,
+    stop: async () => {
+      untrackQueue();
+      await worker.stop();
+    },
+  };
 }
 

@@ -9,22 +9,45 @@ export const deliverTask = 'webhook_deliver';
 export const jobMaxAttempts = 25;
 
 /**
+ * Fair order across workspaces. graphile-worker fetches due jobs by `priority` (lower first), then
+ * `run_at`. An automatic job (fan-out, scheduled retry, re-queue) gets as priority the number of
+ * deliveries its workspace already has pending (counted up to `rankCap`; within one bulk enqueue,
+ * plus its rank in it): a workspace with a backlog waits behind one that has little or nothing
+ * pending, so one workspace's backlog or failing endpoint cannot hold back everyone else's. A test
+ * send or a manual retry gets `manualJobPriority`, ahead of every automatic job. Priorities only
+ * order jobs that are due: retry times are never brought forward.
+ */
+export const manualJobPriority = -1;
+const rankCap = 1000;
+
+/** SQL: the pending deliveries of the workspace `workspaceExpr`, counted up to rankCap (index-only). */
+export const pendingRankSql = (workspaceExpr: string) =>
+  `(select count(*) from (select 1 from webhook_delivery p where p.workspace_id = ${workspaceExpr} and p.status = 'pending' limit ${rankCap}) p)::int`;
+
+/**
  * SQL that enqueues the attempt job of a delivery. The job key is the delivery id, so re-adding
  * replaces a waiting job instead of duplicating it (and unkeys a job locked by a dead process).
  */
-export const addJobSql = (idExpr: string, runAtExpr = 'now()') =>
-  `graphile_worker.add_job('${deliverTask}', json_build_object('id', ${idExpr}), run_at := ${runAtExpr}, max_attempts := ${jobMaxAttempts}, job_key := ${idExpr})`;
+export const addJobSql = (idExpr: string, runAtExpr = 'now()', priorityExpr = '0') =>
+  `graphile_worker.add_job('${deliverTask}', json_build_object('id', ${idExpr}), run_at := ${runAtExpr}, max_attempts := ${jobMaxAttempts}, job_key := ${idExpr}, priority := ${priorityExpr})`;
 
 /**
- * SQL that enqueues the attempt jobs of every delivery id in the set `idsQuery` (a query returning
- * an `id` column) with ONE call of graphile-worker's bulk `add_jobs`. Calling `add_job` per row
- * costs a function call and a NOTIFY per delivery (each with a random payload, so PostgreSQL cannot
- * fold them): about 1 ms per row on a busy machine and one wake-up of every worker per row.
+ * SQL that enqueues the attempt jobs of every delivery in the set `deliveriesQuery` (a query
+ * returning `id` and `workspace_id` columns) with ONE call of graphile-worker's bulk `add_jobs`.
+ * Calling `add_job` per row costs a function call and a NOTIFY per delivery (each with a random
+ * payload, so PostgreSQL cannot fold them): about 1 ms per row on a busy machine and one wake-up of
+ * every worker per row. Each workspace's pending count is read once per statement.
  */
-export const addJobsSql = (idsQuery: string) =>
+export const addJobsSql = (deliveriesQuery: string) =>
   `graphile_worker.add_jobs(array(
-     select row('${deliverTask}', json_build_object('id', q.id::text), null, now(), ${jobMaxAttempts}, q.id::text, null, null)::graphile_worker.job_spec
-     from (${idsQuery}) q
+     with q as (
+       select q0.id, q0.workspace_id, row_number() over (partition by q0.workspace_id order by q0.id) - 1 as rank
+       from (${deliveriesQuery}) q0
+     ),
+     w as (select ws.workspace_id, ${pendingRankSql('ws.workspace_id')} as pending from (select distinct workspace_id from q) ws)
+     select row('${deliverTask}', json_build_object('id', q.id::text), null, now(), ${jobMaxAttempts}, q.id::text,
+       least(${rankCap}, w.pending + q.rank)::int, null)::graphile_worker.job_spec
+     from q join w on w.workspace_id = q.workspace_id
    ))`;
 
 /**
@@ -41,9 +64,9 @@ export async function fanOut(em: EntityManager, event: RecordedDomainEvent): Pro
        from webhook_endpoint e
        where e.workspace_id = ? and e.enabled
          and (e.event_types = '[]'::jsonb or e.event_types @> to_jsonb(?::text))
-       returning id
+       returning id, workspace_id
      )
-     select (select count(*) from d) as n, (select count(*) from ${addJobsSql('select id from d')} where exists (select 1 from d)) as queued`,
+     select (select count(*) from d) as n, (select count(*) from ${addJobsSql('select id, workspace_id from d')} where exists (select 1 from d)) as queued`,
     [event.id, event.type, webhookBody(event), event.workspaceId, event.type],
   );
   return Number(rows[0]?.n ?? 0);
@@ -62,15 +85,18 @@ export async function insertDelivery(
        values (gen_random_uuid(), ?, ?, ?, ?, ?, 'pending', now())
        returning id
      )
-     select d.id, ${addJobSql('d.id::text')} is not null as queued from d`,
+     select d.id, ${addJobSql('d.id::text', 'now()', String(manualJobPriority))} is not null as queued from d`,
     [endpointId, event.workspaceId, event.id, event.type, webhookBody(event)],
   );
   return rows[0]!.id as string;
 }
 
-/** Enqueues (or moves to now) the attempt job of an existing delivery. */
+/** Enqueues (or moves to now) the attempt job of an existing delivery, ahead of automatic jobs (a manual retry). */
 export async function enqueueNow(em: EntityManager, deliveryId: string): Promise<void> {
-  await sql(em, `select ${addJobSql('?::text')} is not null as queued`, [deliveryId, deliveryId]);
+  await sql(em, `select ${addJobSql('?::text', 'now()', String(manualJobPriority))} is not null as queued`, [
+    deliveryId,
+    deliveryId,
+  ]);
 }
 
 /** Drops the waiting jobs of an endpoint's pending deliveries (the rows themselves go with the endpoint). */

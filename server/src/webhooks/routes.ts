@@ -3,13 +3,13 @@ import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { actorOf } from '../lib/actor';
 import { listDeliveries, retryDelivery } from './deliveries-service';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { endpointsService } from './endpoints-service';
 import { webhookSettings } from './settings';
 
 const s = initServer();
 
-/** Thin handlers: HTTP in, service call, plain objects out. Registered in server/src/http/routes.ts. */
+/** Thin handlers: HTTP in, service call, plain objects out. Registered in server/src/app/routes.ts. */
 export const webhooksRoutes = (ctx: AppContext) => {
   const endpoints = endpointsService(webhookSettings(ctx.config));
   return s.router(contract.webhooks, {

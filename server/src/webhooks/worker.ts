@@ -1,10 +1,12 @@
 import { Logger as GraphileLogger, type Runner, run, runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { countWebhookAttempt, pgPoolStats, trackPool } from '../lib/metrics';
+import { traced } from '../lib/tracing';
 import { AttemptStore } from './attempt-store';
 import { attemptDelivery } from './deliver';
 import { WebhookHttpClient } from './http-sender';
-import { addJobSql, deliverTask } from './queue';
+import { addJobSql, deliverTask, pendingRankSql } from './queue';
 import type { WebhookSettings } from './settings';
 
 /**
@@ -16,10 +18,13 @@ import type { WebhookSettings } from './settings';
  */
 export class WebhookWorker {
   private runner: Runner | undefined;
+  /** Set when the runner stopped on its own (not through stop()): the process no longer delivers. */
+  private crashed: unknown;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private readonly pool: pg.Pool;
   private readonly http: WebhookHttpClient;
+  private readonly untrackPool: () => void;
 
   constructor(
     databaseUrl: string,
@@ -44,6 +49,7 @@ export class WebhookWorker {
       client.on('error', (err) => logger.warn({ err }, 'webhook worker connection error'));
     });
     this.http = new WebhookHttpClient(settings.allowInsecure);
+    this.untrackPool = trackPool('webhook_worker', pgPoolStats(this.pool));
   }
 
   private graphileLogger() {
@@ -97,11 +103,36 @@ export class WebhookWorker {
       },
       taskList: {
         [deliverTask]: async (payload) => {
-          await attemptDelivery(deps, (payload as { id: string }).id);
+          const id = (payload as { id: string }).id;
+          const outcome = await traced('webhook.attempt', { 'gathercast.delivery.id': id }, async (span) => {
+            const o = await attemptDelivery(deps, id);
+            span?.setAttribute('gathercast.webhook.outcome', o);
+            return o;
+          });
+          countWebhookAttempt(outcome);
         },
       },
     });
+    const runner = this.runner;
+    runner.promise.then(
+      () => {
+        if (this.runner === runner) this.crashed = new Error('the webhook worker stopped');
+      },
+      (err: unknown) => {
+        if (this.runner === runner) this.crashed = err ?? new Error('the webhook worker failed');
+      },
+    );
     this.scheduleSweep();
+  }
+
+  /** For /readyz: running, turned off by WEBHOOK_WORKER=false, or throws when it stopped unexpectedly. */
+  async readiness(): Promise<'ok' | 'disabled'> {
+    if (!this.settings.runWorker) return 'disabled';
+    if (this.crashed) throw this.crashed;
+    if (!this.runner) throw new Error('the webhook worker is not running');
+    // The worker's own connections, not the API's: a worker pool that cannot connect delivers nothing.
+    await this.pool.query('select 1');
+    return 'ok';
   }
 
   private scheduleSweep(): void {
@@ -125,9 +156,9 @@ export class WebhookWorker {
   async sweep(): Promise<number> {
     const grace = this.sweepGraceMs();
     const res = await this.pool.query(
-      `select count(${addJobSql('d.id::text')}) as n
+      `select count(${addJobSql('d.id::text', 'now()', pendingRankSql('d.workspace_id'))}) as n
        from (
-         select d.id from webhook_delivery d
+         select d.id, d.workspace_id from webhook_delivery d
          where d.status = 'pending' and d.next_attempt_at < now() - $1 * interval '1 millisecond'
            and (d.lease_until is null or d.lease_until < now())
            and not exists (
@@ -152,6 +183,7 @@ export class WebhookWorker {
     await this.sweeping;
     if (runner) await runner.stop();
     this.http.close();
+    this.untrackPool();
     await this.pool.end();
   }
 }

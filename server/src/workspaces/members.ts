@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { iso, sql } from '../db/sql';
 
 export type MemberRole = 'owner' | 'admin' | 'member';

@@ -1,6 +1,6 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
-import type { AppContext } from '../app-context';
+import type { AppContext } from '../lib/context';
 import { actorOf } from '../lib/actor';
 import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
 import { changeMemberRole, leaveWorkspace, listMembers, removeMember } from './members';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { problem } from '../http/problem';
+import { problem } from '../lib/problem';
 import { isUniqueViolation, iso, sql } from '../db/sql';
 import { type ApiKeyView, createApiKey } from './api-keys';
 import { generateUniqueSlug } from './slugs';

@@ -5,6 +5,7 @@ import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
 import type { TestProject } from 'vitest/node';
+import { entities } from '../../src/app/entities';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
 import { migrate, openOrm } from '../../src/db/orm';
 
@@ -33,7 +34,7 @@ export default async function setup(project: TestProject) {
   await admin.connect();
   await admin.query(`create database ${template}`);
   const templateUrl = withDatabase(adminUrl, template);
-  const orm = await openOrm(templateUrl);
+  const orm = await openOrm(templateUrl, entities);
   await migrate(orm, templateUrl);
   await orm.close(true);
   project.provide('adminDatabaseUrl', adminUrl);

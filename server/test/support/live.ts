@@ -1,9 +1,10 @@
+import { eventBudgetMs } from './budgets';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { type EventRole, type LiveServerMessage, liveServerMessageSchema } from '@gathercast/contract';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config';
-import type { GatewayClaims } from '../../src/gateway/gateway-tokens';
+import type { GatewayClaims } from '../../src/lib/gateway-tokens';
 import type { LiveOptions } from '../../src/live/gateway';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
@@ -81,10 +82,10 @@ export class LiveClient {
     );
   }
 
-  static connect(server: RunningServer, token: string): Promise<LiveClient> {
-    const ws = new WebSocket(
-      `${server.url.replace('http', 'ws')}/v1/live?token=${encodeURIComponent(token)}`,
-    );
+  /** `query` adds parameters to the URL (a resume: `{ resume, after }`). */
+  static connect(server: RunningServer, token: string, query: Record<string, string> = {}): Promise<LiveClient> {
+    const params = new URLSearchParams({ token, ...query });
+    const ws = new WebSocket(`${server.url.replace('http', 'ws')}/v1/live?${params}`);
     const client = new LiveClient(ws);
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(client));
@@ -94,8 +95,8 @@ export class LiveClient {
   }
 
   /** Connects and waits for the welcome. */
-  static async join(server: RunningServer, token: string): Promise<LiveClient> {
-    const client = await LiveClient.connect(server, token);
+  static async join(server: RunningServer, token: string, query: Record<string, string> = {}): Promise<LiveClient> {
+    const client = await LiveClient.connect(server, token, query);
     await client.next('welcome');
     return client;
   }
@@ -108,7 +109,7 @@ export class LiveClient {
   async next<T extends LiveServerMessage['type']>(
     type: T,
     match: (m: Extract<LiveServerMessage, { type: T }>) => boolean = () => true,
-    timeoutMs = 5000,
+    timeoutMs = eventBudgetMs,
   ): Promise<Extract<LiveServerMessage, { type: T }>> {
     const find = () => {
       for (let i = this.#cursor; i < this.messages.length; i++) {
@@ -201,7 +202,7 @@ export const recorded = (databaseUrl: string, eventId: string, type: string) =>
 export async function eventually<T>(
   check: () => Promise<T>,
   ok: (v: T) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = eventBudgetMs,
 ): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {

@@ -10,10 +10,14 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-/** Runs the real server entry point (src/main.ts through tsx) as a child process. */
-export function spawnServer(env: Record<string, string>): ServerProcess {
+/**
+ * Runs the real server entry point as a child process: src/main.ts through tsx, or a built bundle
+ * (`entry` ending in .js).
+ */
+export function spawnServer(env: Record<string, string>, entry = serverEntry): ServerProcess {
   let out = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+  const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,3 +1,4 @@
+import { eventBudgetMs } from './budgets';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -70,7 +71,7 @@ export class Receiver {
   }
 
   /** Resolves once `check` holds, or rejects after `timeoutMs`. */
-  async waitFor(check: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  async waitFor(check: () => boolean, timeoutMs = eventBudgetMs, what = 'condition'): Promise<void> {
     if (check()) return;
     await new Promise<void>((resolve, reject) => {
       const done = () => {

@@ -14,7 +14,7 @@ export interface TestServer {
   logs(): Record<string, unknown>[];
   /** Raw log text, for "no secret ever appears" checks. */
   logText(): string;
-  /** An SDK client for this server. */
+  /** An SDK client for this server (maxRetries 0 unless given). */
   client(options?: Omit<ClientOptions, 'baseUrl'>): GathercastClient;
   close(): Promise<void>;
 }
@@ -50,7 +50,8 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     databaseUrl,
     logs: () => lines.map((l) => JSON.parse(l) as Record<string, unknown>),
     logText: () => lines.join('\n'),
-    client: (options = {}) => createClient({ baseUrl: server.url, ...options }),
+    // No retries unless a test asks: a test asserts the answer the server gave (sdk.resilience.test.ts covers retries).
+    client: (options = {}) => createClient({ baseUrl: server.url, maxRetries: 0, ...options }),
     close: () => server.close(),
   };
 }

@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Every committed change that can withdraw or alter a credential (a revoked or deleted API key or
  * session, any change to workspace membership) notifies `gc_credentials`, so every server process
- * drops its credential cache (src/http/credential-cache.ts). Triggers, not application code, so
+ * drops its credential cache (src/lib/credential-cache.ts). Triggers, not application code, so
  * cascades and manual SQL are covered too. PostgreSQL folds identical notifications of one
  * transaction into one, so a bulk revocation notifies once.
  */

@@ -11,6 +11,8 @@ import { Migration20261122080000GuestIntegrations } from './Migration20261122080
 import { Migration20261122081000Broadcasts } from './Migration20261122081000Broadcasts';
 import { Migration20261122082000Content } from './Migration20261122082000Content';
 import { Migration20261122083000LivePlane } from './Migration20261122083000LivePlane';
+import { Migration20261124200000LiveHistory } from './Migration20261124200000LiveHistory';
+import { Migration20261124201000WebhookFairness } from './Migration20261124201000WebhookFairness';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
@@ -29,4 +31,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122081000Broadcasts', class: Migration20261122081000Broadcasts },
   { name: 'Migration20261122082000Content', class: Migration20261122082000Content },
   { name: 'Migration20261122083000LivePlane', class: Migration20261122083000LivePlane },
+  { name: 'Migration20261124200000LiveHistory', class: Migration20261124200000LiveHistory },
+  { name: 'Migration20261124201000WebhookFairness', class: Migration20261124201000WebhookFairness },
 ];

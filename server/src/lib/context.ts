@@ -1,0 +1,30 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { CredentialChanges } from '../db/credential-changes';
+import type { Mailer } from '../email/mailer';
+import type { GatewayTokens } from './gateway-tokens';
+import type { CredentialCache } from './credential-cache';
+import type { RateLimitStore } from './rate-limits';
+import type { DomainEventBus } from './domain-events';
+
+/** What every domain gets: configuration, the ORM and the logger. Domains add their own services. */
+export interface AppContext {
+  config: Config;
+  orm: MikroORM;
+  /** A plain pool for per-request hot paths (authentication). */
+  pool: pg.Pool;
+  logger: Logger;
+  /** The internal event bus: outbox rows written in the transaction of each change. */
+  bus: DomainEventBus;
+  mailer: Mailer;
+  /** Rate-limit counters shared by every server process (PostgreSQL, or Redis with REDIS_URL). */
+  rateLimits: RateLimitStore;
+  /** Credentials resolved on earlier requests; see lib/credential-cache.ts. */
+  credentialCache: CredentialCache;
+  /** Await `credentialChanges.propagated()` after committing a revocation, before answering. */
+  credentialChanges: CredentialChanges;
+  /** Signs and verifies live-gateway tokens with the keys shared through the database. */
+  gatewayTokens: GatewayTokens;
+}

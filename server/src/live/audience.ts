@@ -1,0 +1,107 @@
+import type { LiveServerMessage } from '@gathercast/contract';
+import type { Logger } from 'pino';
+import type { LiveConnection } from './connection';
+import { LiveError } from './connection';
+import type { Handler } from './deps';
+import type { AudienceCounts, PresenceInfo } from './presence-store';
+
+/**
+ * The audience of an event, counted instead of announced. Viewers are not announced one by one
+ * (that is N messages per join, N² for a join storm): every socket gets an `audience` message with
+ * the counts by role, right after its welcome and then at most once per interval when they changed.
+ * Each process reads the shared counts once per interval for each event it has sockets of, so the
+ * cost does not grow with joins.
+ */
+export class LiveAudience {
+  readonly #sent = new Map<string, { key: string; counts: AudienceCounts }>();
+  readonly #reading = new Map<string, Promise<AudienceCounts>>();
+  #timer: NodeJS.Timeout | undefined;
+  #ticking = false;
+
+  constructor(
+    private readonly source: {
+      counts(eventId: string): Promise<AudienceCounts>;
+      /** Events with sockets on this process. */
+      events(): Iterable<string>;
+      local(eventId: string): LiveConnection[];
+    },
+    private readonly logger: Logger,
+    private readonly intervalMs = 1000,
+  ) {}
+
+  start(): void {
+    this.#timer = setInterval(() => void this.#tick(), this.intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.#timer);
+  }
+
+  /** The counts a joining socket gets after its welcome: the last ones sent here, or one shared read. */
+  async current(eventId: string): Promise<LiveServerMessage> {
+    const sent = this.#sent.get(eventId);
+    return audienceMessage(sent ? sent.counts : await this.#read(eventId));
+  }
+
+  /** An event without sockets here any more: forget what was sent. */
+  forget(eventId: string): void {
+    this.#sent.delete(eventId);
+  }
+
+  #read(eventId: string): Promise<AudienceCounts> {
+    const reading = this.#reading.get(eventId);
+    if (reading) return reading;
+    const read = this.source.counts(eventId).finally(() => this.#reading.delete(eventId));
+    this.#reading.set(eventId, read);
+    return read;
+  }
+
+  async #tick(): Promise<void> {
+    if (this.#ticking) return;
+    this.#ticking = true;
+    try {
+      for (const eventId of [...this.source.events()]) {
+        const counts = await this.#read(eventId);
+        const key = JSON.stringify(counts);
+        if (this.#sent.get(eventId)?.key === key) continue;
+        this.#sent.set(eventId, { key, counts });
+        const message = audienceMessage(counts);
+        for (const conn of this.source.local(eventId)) conn.send(message);
+      }
+    } catch (err) {
+      this.logger.warn({ err }, 'live audience count failed');
+    } finally {
+      this.#ticking = false;
+    }
+  }
+}
+
+export const audienceMessage = (byRole: AudienceCounts): LiveServerMessage => ({
+  type: 'audience',
+  total: Object.values(byRole).reduce((a, b) => a + b, 0),
+  byRole,
+});
+
+const defaultPageSize = 50;
+
+/** Cursors are opaque to clients: the last participantId of the page, base64url-encoded. */
+const encodeCursor = (participantId: string) => Buffer.from(participantId).toString('base64url');
+const decodeCursor = (cursor: string) => Buffer.from(cursor, 'base64url').toString();
+
+/** Moderators page through who is present, in participantId order. */
+export const listAudience: Handler<'audience.list'> = async (h, { cursor, limit, requestId }) => {
+  const size = limit ?? defaultPageSize;
+  const after = cursor ? decodeCursor(cursor) : '';
+  if (cursor && !after) throw new LiveError('bad_request', 'cursor: not a cursor this gateway gave out');
+  // One more than asked tells whether another page follows.
+  const found: PresenceInfo[] = await h.deps.presence.page(h.event.id, after, size + 1);
+  const page = found.slice(0, size);
+  const last = page[page.length - 1];
+  h.conn.send({
+    type: 'audience.page',
+    requestId: requestId ?? null,
+    participants: page.map(({ participantId, name, role, anonymous }) => ({ participantId, name, role, anonymous })),
+    nextCursor: found.length > size && last ? encodeCursor(last.participantId) : null,
+  });
+};

@@ -1,0 +1,36 @@
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * docs/openapi.json under the two linters integrators use, with the repository's configurations
+ * (redocly.yaml: every recommended rule; .spectral.yaml: the whole `spectral:oas` ruleset). Both also
+ * validate every example against its schema.
+ */
+const root = path.resolve(__dirname, '../..');
+const bin = (name: string) => path.resolve(__dirname, '../node_modules/.bin', name);
+const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+
+function run(command: string, args: string[]) {
+  const r = spawnSync(bin(command), args, { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('docs/openapi.json under the linters', () => {
+  it('has 0 errors and 0 warnings under Redocly CLI (recommended rules)', () => {
+    const r = run('redocly', ['lint', 'docs/openapi.json', '--format=json']);
+    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+      totals: { errors: number; warnings: number };
+      problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
+    };
+    expect(report.problems.map((p) => `${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 120_000);
+
+  it('has 0 errors and 0 warnings under Spectral (spectral:oas)', () => {
+    const r = run('spectral', ['lint', 'docs/openapi.json', '--format', 'json', '--fail-severity', 'hint']);
+    const results = JSON.parse(r.stdout.slice(r.stdout.indexOf('['), r.stdout.lastIndexOf(']') + 1)) as { code: string; message: string; path: string[] }[];
+    expect(results.map((p) => `${p.code}: ${p.message} @ ${p.path.join('.')}`)).toEqual([]);
+    expect(r.status).toBe(0);
+  }, 120_000);
+});

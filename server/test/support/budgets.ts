@@ -1,0 +1,9 @@
+/**
+ * How long a test waits for something it expects to happen (a delivery, a message, a state).
+ *
+ * Waits return as soon as the thing happens, so a generous budget costs nothing on a green run; it
+ * only decides how long a broken run takes to say so. The budget is sized for CI's loaded 2-core
+ * machine (the suite's own processes, PostgreSQL and a CPU hog beside it), where an event that takes
+ * 50 ms on a quiet laptop can take several seconds. Never use it to wait for something NOT to happen.
+ */
+export const eventBudgetMs = 20_000;

@@ -133,7 +133,9 @@ export class LiveConnection {
     const Socket =
       options.WebSocket ?? (globalThis as { WebSocket?: WebSocketConstructor }).WebSocket ?? undefined;
     if (!Socket) {
-      throw new Error('No WebSocket implementation: pass { WebSocket } (for example the ws package) on this runtime');
+      throw new Error(
+        'No WebSocket implementation: pass { WebSocket } (for example the ws package) on this runtime',
+      );
     }
     const connection = new LiveConnection(url, Socket, options);
     await connection.dial(typeof url === 'string' ? url : await url());
@@ -154,7 +156,8 @@ export class LiveConnection {
       this.socket.send(data);
       return;
     }
-    if (this.outbox.length >= maxOutbox) throw new Error('live connection is reconnecting; too many messages waiting');
+    if (this.outbox.length >= maxOutbox)
+      throw new Error('live connection is reconnecting; too many messages waiting');
     this.outbox.push(data);
   }
 
@@ -280,6 +283,7 @@ export class LiveConnection {
   }
 
   private welcomed(welcome: LiveWelcome): void {
+    const before = this.current;
     this.current = welcome;
     const was = this.reconnecting;
     this.reconnecting = undefined;
@@ -293,6 +297,16 @@ export class LiveConnection {
         const reason = was.asked ? 'resume_failed' : 'window_elapsed';
         this.emit('reset', { reason, after: was.after, lastSeq: welcome.lastSeq, downtimeMs });
       }
+      // `phase.changed` goes to each socket with its own grant and is not replayed: the new welcome
+      // holds the current phase, so a change made while away still reaches the listeners, once.
+      const phaseId = (w: LiveWelcome) => w.activePhase?.id ?? null;
+      if (before.event.status !== welcome.event.status || phaseId(before) !== phaseId(welcome))
+        this.received({
+          type: 'phase.changed',
+          eventStatus: welcome.event.status,
+          activePhaseId: phaseId(welcome),
+          media: welcome.media,
+        });
     } else this.lastSeq = welcome.lastSeq;
     for (const data of this.outbox.splice(0)) this.socket?.send(data);
   }
@@ -329,7 +343,10 @@ export class LiveConnection {
 
   private schedule(): void {
     const backoff = this.options.reconnect || {};
-    const ceiling = Math.min(backoff.maxDelayMs ?? 10_000, (backoff.initialDelayMs ?? 250) * 2 ** this.attempt);
+    const ceiling = Math.min(
+      backoff.maxDelayMs ?? 10_000,
+      (backoff.initialDelayMs ?? 250) * 2 ** this.attempt,
+    );
     this.attempt++;
     // Jitter: thousands of viewers of a crashed process do not all come back at the same moment.
     this.retry = setTimeout(() => void this.reconnect(), ceiling / 2 + Math.random() * (ceiling / 2));
@@ -344,7 +361,9 @@ export class LiveConnection {
       return this.schedule();
     }
     if (typeof this.url === 'string' && tokenExpired(base))
-      return this.finish(new LiveConnectionClosed(1006, 'the gateway token expired; pass a url function to reconnect'));
+      return this.finish(
+        new LiveConnectionClosed(1006, 'the gateway token expired; pass a url function to reconnect'),
+      );
     const asked = Date.now() - this.lostAt < this.current.resume.windowMs;
     const target = new URL(base);
     if (asked) {

@@ -20,11 +20,13 @@ describe('docs/openapi.json under the linters', () => {
   it('has 0 errors and 0 warnings under Redocly CLI (recommended rules)', () => {
     const r = run('redocly', ['lint', 'docs/openapi.json', '--format=json']);
     const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
-      totals: { errors: number; warnings: number };
+      totals: { errors: number; warnings: number; ignored: number };
       problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
     };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer}`)).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    // .redocly.lint-ignore.yaml accepts exactly two findings: the identity-provider redirects (302 by
+    // design, so no 2XX). Anything else it hid would show up here as a larger `ignored`.
+    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 2 });
   }, 120_000);
 
   it('has 0 errors and 0 warnings under Spectral (spectral:oas)', () => {

@@ -7,3 +7,6 @@
  * 50 ms on a quiet laptop can take several seconds. Never use it to wait for something NOT to happen.
  */
 export const eventBudgetMs = 20_000;
+
+/** A test that repeats a race several times, or starts a server of its own inside the test. */
+export const repeatedRaceBudgetMs = 120_000;

@@ -1,0 +1,126 @@
+// The failover scenario: two server processes on one database (and Redis when REDIS_URL is set), the
+// viewers on process A through the SDK's LiveConnection (automatic reconnect and resume), the host on
+// B. A is SIGKILLed while the host keeps talking: how long until every viewer has resumed on B, and
+// how many of the host's messages did a viewer never see?
+import { LiveConnection, type WebSocketConstructor } from '@gathercast/sdk';
+import WebSocket from 'ws';
+import { openHost } from './crowd';
+import { freshDatabase, load, sleep, startServer } from './infra';
+import { anonymousToken, setUpScene } from './setup';
+import { inPool, ms, percentile, seconds } from './stats';
+
+const marker = 'bench#';
+/** The host talks at 5 messages a second (the gateway allows a socket 10). */
+const talkEveryMs = 200;
+const maxMessages = 2000;
+
+interface Viewer {
+  live: LiveConnection;
+  seen: Uint8Array;
+  duplicates: number;
+  resumedAt: number;
+  resets: number;
+}
+
+export async function failover(
+  adminUrl: string,
+  options: { viewers: number; concurrency: number },
+): Promise<boolean> {
+  const databaseUrl = await freshDatabase(adminUrl);
+  const a = await startServer('A', { DATABASE_URL: databaseUrl });
+  const b = await startServer('B', { DATABASE_URL: databaseUrl });
+  const wsA = a.url.replace('http', 'ws');
+  const wsB = b.url.replace('http', 'ws');
+  const scene = await setUpScene(b.url, undefined);
+  const host = await openHost(wsB, scene.hostToken);
+
+  // The load balancer: new connections go to A while it lives, then to B.
+  let aAlive = true;
+  const viewers: Viewer[] = [];
+  let failedJoins = 0;
+  const joinStarted = performance.now();
+  await inPool(options.viewers, options.concurrency, async () => {
+    try {
+      const token = await anonymousToken(a.url, scene.eventId);
+      const live = await LiveConnection.open(() => `${aAlive ? wsA : wsB}/v1/live?token=${token}`, {
+        WebSocket: WebSocket as unknown as WebSocketConstructor,
+      });
+      const v: Viewer = { live, seen: new Uint8Array(maxMessages), duplicates: 0, resumedAt: 0, resets: 0 };
+      live.on('chat.message', (m) => {
+        if (!m.text.startsWith(marker)) return;
+        const k = Number.parseInt(m.text.slice(marker.length), 10);
+        if (v.seen[k]) v.duplicates++;
+        v.seen[k] = 1;
+      });
+      live.on('resumed', () => {
+        v.resumedAt = Date.now();
+      });
+      live.on('reset', () => {
+        v.resets++;
+        v.resumedAt = Date.now();
+      });
+      viewers.push(v);
+    } catch (err) {
+      if (failedJoins++ < 3)
+        console.error(`viewer failed to join: ${err instanceof Error ? err.message : err}`);
+    }
+  });
+  const joinSeconds = (performance.now() - joinStarted) / 1000;
+
+  let k = 0;
+  const talking = setInterval(() => {
+    if (k < maxMessages) host.send(JSON.stringify({ type: 'chat.send', text: `${marker}${k++} still here` }));
+  }, talkEveryMs);
+  const waitFor = async (cond: () => boolean, timeoutMs: number) => {
+    for (const until = Date.now() + timeoutMs; !cond() && Date.now() < until; ) await sleep(50);
+  };
+  await waitFor(() => k >= 10, 10_000);
+
+  const killedAt = Date.now();
+  aAlive = false;
+  await a.kill();
+  await waitFor(() => viewers.every((v) => v.resumedAt > 0), 60_000);
+  const backAt = Date.now();
+  await sleep(2000);
+  clearInterval(talking);
+  const last = k - 1;
+  await waitFor(() => viewers.every((v) => v.seen[last] === 1), 10_000);
+
+  const back = viewers.filter((v) => v.resumedAt > 0);
+  const downtimes = back.map((v) => v.resumedAt - killedAt);
+  const resets = viewers.reduce((n, v) => n + v.resets, 0);
+  let lost = 0;
+  let viewersWithLoss = 0;
+  let duplicates = 0;
+  for (const v of viewers) {
+    let missing = 0;
+    for (let i = 0; i <= last; i++) if (!v.seen[i]) missing++;
+    lost += missing;
+    if (missing) viewersWithLoss++;
+    duplicates += v.duplicates;
+  }
+  const allBackMs = back.length === viewers.length ? Math.max(...downtimes) : null;
+
+  console.log(`\n== failover (load average ${load().join(' ')})`);
+  console.log(
+    `viewers on A        ${viewers.length} joined (${failedJoins} failed) in ${joinSeconds.toFixed(1)} s, LiveConnection each`,
+  );
+  console.log(
+    `host messages       ${last + 1} chat messages, one every ${talkEveryMs} ms, from B; A SIGKILLed after the 10th`,
+  );
+  console.log(
+    `back on B           ${back.length} of ${viewers.length} (${resets} reset instead of resumed); ` +
+      `after the kill: p50 ${ms(percentile(downtimes, 50))}, p99 ${ms(percentile(downtimes, 99))}, all ${allBackMs === null ? `not within ${seconds(backAt - killedAt)}` : seconds(allBackMs)}`,
+  );
+  console.log(
+    `messages lost       ${lost} (${viewersWithLoss} viewers missed any), ${duplicates} handed on twice`,
+  );
+
+  await Promise.all(viewers.map((v) => v.live.close()));
+  host.terminate();
+  const ok = allBackMs !== null && allBackMs <= 10_000 && lost === 0 && resets === 0 && failedJoins === 0;
+  console.log(
+    `\n${ok ? 'PASS' : 'FAIL'}  all resumed within ${allBackMs === null ? '—' : seconds(allBackMs)} (target <= 10 s), ${lost} lost (target 0), ${resets} resets, ${failedJoins} failed joins`,
+  );
+  return ok;
+}

@@ -1,0 +1,58 @@
+// The webhook receiver, in its own process so the viewers' event loop does not slow it (or it them):
+// answers 200 at once and counts participant webhooks by type, delivery id and participant.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+interface Tally {
+  requests: number;
+  ids: Set<string>;
+  participants: Set<string>;
+  lastAt: number;
+}
+const tallies = new Map<string, Tally>();
+const tallyOf = (type: string) => {
+  const known = tallies.get(type);
+  if (known) return known;
+  const t: Tally = { requests: 0, ids: new Set(), participants: new Set(), lastAt: 0 };
+  tallies.set(type, t);
+  return t;
+};
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on('data', (c: Buffer) => chunks.push(c));
+  req.on('end', () => {
+    res.writeHead(200, { 'content-length': '2' }).end('ok');
+    try {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        type?: string;
+        participantId?: string;
+      };
+      const t = tallyOf(String(body.type));
+      t.requests++;
+      t.ids.add(String(req.headers['x-gc-event-id']));
+      if (body.participantId?.startsWith('anon:')) t.participants.add(body.participantId);
+      t.lastAt = Date.now();
+    } catch {
+      tallyOf('unparsable').requests++;
+    }
+  });
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => {
+  process.send?.({ ready: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` });
+});
+
+/** `{ count: type }` → requests, distinct delivery ids, distinct anonymous participants, last receipt. */
+process.on('message', (m: { count?: string; reset?: boolean }) => {
+  if (m.reset) tallies.clear();
+  const t = tallyOf(m.count ?? '');
+  process.send?.({
+    answer: { requests: t.requests, distinctIds: t.ids.size, viewers: t.participants.size, lastAt: t.lastAt },
+  });
+});
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+});
+process.on('disconnect', () => process.exit(0));

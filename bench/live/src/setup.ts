@@ -1,0 +1,52 @@
+// The scene, through the public API as a new user would set it up: an account (which owns its first
+// workspace), an API key, a public broadcast with chat and polls in its phase taken live, a webhook
+// endpoint for participant.joined, and the host's gateway token.
+import { randomBytes } from 'node:crypto';
+import { createClient } from '@gathercast/sdk';
+
+export interface Scene {
+  eventId: string;
+  sessionToken: string;
+  /** A gateway token of the workspace owner: role host. */
+  hostToken: string;
+}
+
+export async function setUpScene(baseUrl: string, webhookUrl: string | undefined): Promise<Scene> {
+  const anyone = createClient({ baseUrl });
+  const account = await anyone.accounts.signup({
+    body: {
+      email: `bench-${randomBytes(4).toString('hex')}@example.test`,
+      password: `pw-${randomBytes(8).toString('hex')}`,
+      name: 'Bench Host',
+    },
+  });
+  const owner = createClient({ baseUrl, sessionToken: account.sessionToken });
+  const workspaceId = account.workspaces[0]!.id;
+  const key = await owner.apiKeys.create({ params: { id: workspaceId }, body: { name: 'bench-live' } });
+  const gc = createClient({ baseUrl, apiKey: key.secret });
+  const event = await gc.events.create({
+    body: {
+      type: 'webinar',
+      title: 'Bench: audience at scale',
+      visibility: 'public',
+      phases: [{ modality: 'broadcast', featureSet: ['chat', 'polls', 'qa', 'reactions'] }],
+    },
+  });
+  if (webhookUrl) await gc.webhooks.create({ body: { url: webhookUrl, eventTypes: ['participant.joined'] } });
+  await gc.events.publish({ params: { id: event.id } });
+  await gc.events.start({ params: { id: event.id } });
+  const host = await owner.gateway.token({ body: { eventId: event.id } });
+  if (host.role !== 'host') throw new Error(`the owner's gateway token has role ${host.role}, not host`);
+  return { eventId: event.id, sessionToken: account.sessionToken, hostToken: host.token };
+}
+
+/** An anonymous viewer's gateway token, as a browser would ask for it (no SDK retries, no idempotency key). */
+export async function anonymousToken(baseUrl: string, eventId: string): Promise<string> {
+  const res = await fetch(`${baseUrl}/v1/auth/gateway-token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ eventId }),
+  });
+  if (res.status !== 200) throw new Error(`gateway token: ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}

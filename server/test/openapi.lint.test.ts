@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
  */
 const root = path.resolve(__dirname, '../..');
 const bin = (name: string) => path.resolve(__dirname, '../node_modules/.bin', name);
-const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+const env = {
+  ...process.env,
+  REDOCLY_TELEMETRY: 'off',
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+  NO_COLOR: '1',
+};
 
 function run(command: string, args: string[]) {
   const r = spawnSync(bin(command), args, { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
@@ -31,7 +36,11 @@ describe('docs/openapi.json under the linters', () => {
 
   it('has 0 errors and 0 warnings under Spectral (spectral:oas)', () => {
     const r = run('spectral', ['lint', 'docs/openapi.json', '--format', 'json', '--fail-severity', 'hint']);
-    const results = JSON.parse(r.stdout.slice(r.stdout.indexOf('['), r.stdout.lastIndexOf(']') + 1)) as { code: string; message: string; path: string[] }[];
+    const results = JSON.parse(r.stdout.slice(r.stdout.indexOf('['), r.stdout.lastIndexOf(']') + 1)) as {
+      code: string;
+      message: string;
+      path: string[];
+    }[];
     expect(results.map((p) => `${p.code}: ${p.message} @ ${p.path.join('.')}`)).toEqual([]);
     expect(r.status).toBe(0);
   }, 120_000);

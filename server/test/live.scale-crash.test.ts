@@ -27,7 +27,10 @@ let proc: ServerProcess | undefined;
 let url: string;
 let env: Record<string, string>;
 
+const savedRedisUrl = process.env.REDIS_URL;
 beforeAll(async () => {
+  // Presence in PostgreSQL (the child inherits this environment): it commits with the outbox rows.
+  delete process.env.REDIS_URL;
   databaseUrl = await createTestDatabase();
   rx = await Receiver.start();
   db = new pg.Client({ connectionString: databaseUrl });
@@ -54,6 +57,7 @@ afterAll(async () => {
   }
   await db?.end();
   await rx?.close();
+  if (savedRedisUrl !== undefined) process.env.REDIS_URL = savedRedisUrl;
 });
 
 /** One anonymous viewer's socket: its participantId (from welcome) and whether its join completed. */

@@ -7,3 +7,16 @@
  * 50 ms on a quiet laptop can take several seconds. Never use it to wait for something NOT to happen.
  */
 export const eventBudgetMs = 20_000;
+
+/** Waits until `check` holds, polling; fails naming `what` once `budgetMs` has passed. */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  budgetMs = eventBudgetMs,
+): Promise<void> {
+  const deadline = Date.now() + budgetMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${budgetMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

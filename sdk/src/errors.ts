@@ -1,4 +1,4 @@
-import { type ErrorCode, errorCodes } from '@gathercast/contract';
+import { type ErrorCode, errorCodes } from './generated/api';
 
 /** One invalid field of a `bad_request`. */
 export interface FieldError {

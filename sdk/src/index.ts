@@ -17,14 +17,9 @@ export {
 } from './errors';
 export { APIPromise, type ApiResponse, PagePromise, type RateLimit } from './response';
 export { VERSION } from './version';
-export type * from '@gathercast/contract';
-export {
-  contract,
-  errorCodes,
-  webhookEventTypes,
-  liveClientMessageSchema,
-  liveServerMessageSchema,
-} from '@gathercast/contract';
+export type * from './generated/api';
+export { errorCodes, webhookEventTypes } from './generated/api';
+export type { Events } from './resources/events';
 export {
   LiveConnection,
   LiveConnectionClosed,

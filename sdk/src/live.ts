@@ -1,9 +1,5 @@
-import {
-  type LiveClientMessage,
-  type LiveServerMessage,
-  liveClientMessageSchema,
-  liveServerMessageSchema,
-} from '@gathercast/contract';
+import { liveClientMessageSchema, liveServerMessageSchema } from '@gathercast/contract';
+import type { LiveClientMessage, LiveServerMessage } from './generated/api';
 
 export type LiveServerMessageOf<T extends LiveServerMessage['type']> = Extract<
   LiveServerMessage,

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEventsOf, eventIn } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
+import { repeatedRaceBudgetMs } from './support/budgets';
 
 /**
  * Simultaneous broadcast calls against the real server and database: the event row lock serializes
@@ -49,7 +50,8 @@ const liveBroadcastEvent = (phases: ('broadcast' | 'meeting')[] = ['broadcast'])
     phases.map((modality) => ({ modality })),
   );
 
-describe(`concurrent broadcast calls (${repetitions} repetitions each)`, () => {
+// Each test repeats its race several times: on a loaded 2-core machine that takes well over the default 30 s.
+describe(`concurrent broadcast calls (${repetitions} repetitions each)`, { timeout: repeatedRaceBudgetMs }, () => {
   it(`${parallel} simultaneous starts create one broadcast, answer it to all, and fire one broadcast.live`, async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await liveBroadcastEvent();

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { domainEventsOf, eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
+import { repeatedRaceBudgetMs } from './support/budgets';
 
 /** Every race is run this many times against the real server and database. */
 const repetitions = 20;
@@ -22,7 +23,8 @@ const agenda = [
   { modality: 'meeting' as const },
 ];
 
-describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, () => {
+// Each test repeats its race several times: on a loaded 2-core machine that takes well over the default 30 s.
+describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, { timeout: repeatedRaceBudgetMs }, () => {
   it('two simultaneous unguarded advances move the agenda exactly twice', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'live', agenda);

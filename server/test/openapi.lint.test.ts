@@ -9,7 +9,12 @@ import { describe, expect, it } from 'vitest';
  */
 const root = path.resolve(__dirname, '../..');
 const bin = (name: string) => path.resolve(__dirname, '../node_modules/.bin', name);
-const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true', NO_COLOR: '1' };
+const env = {
+  ...process.env,
+  REDOCLY_TELEMETRY: 'off',
+  REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true',
+  NO_COLOR: '1',
+};
 
 function run(command: string, args: string[]) {
   const r = spawnSync(bin(command), args, { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
@@ -20,16 +25,22 @@ describe('docs/openapi.json under the linters', () => {
   it('has 0 errors and 0 warnings under Redocly CLI (recommended rules)', () => {
     const r = run('redocly', ['lint', 'docs/openapi.json', '--format=json']);
     const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
-      totals: { errors: number; warnings: number };
+      totals: { errors: number; warnings: number; ignored: number };
       problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
     };
     expect(report.problems.map((p) => `${p.ruleId}: ${p.message} @ ${p.location[0]?.pointer}`)).toEqual([]);
-    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    // .redocly.lint-ignore.yaml accepts exactly two findings: the identity-provider redirects (302 by
+    // design, so no 2XX). Anything else it hid would show up here as a larger `ignored`.
+    expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 2 });
   }, 120_000);
 
   it('has 0 errors and 0 warnings under Spectral (spectral:oas)', () => {
     const r = run('spectral', ['lint', 'docs/openapi.json', '--format', 'json', '--fail-severity', 'hint']);
-    const results = JSON.parse(r.stdout.slice(r.stdout.indexOf('['), r.stdout.lastIndexOf(']') + 1)) as { code: string; message: string; path: string[] }[];
+    const results = JSON.parse(r.stdout.slice(r.stdout.indexOf('['), r.stdout.lastIndexOf(']') + 1)) as {
+      code: string;
+      message: string;
+      path: string[];
+    }[];
     expect(results.map((p) => `${p.code}: ${p.message} @ ${p.path.join('.')}`)).toEqual([]);
     expect(r.status).toBe(0);
   }, 120_000);

@@ -3,7 +3,7 @@ import { createWorkspace } from './support/fixtures';
 import { Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
-import { eventBudgetMs } from './support/budgets';
+import { eventBudgetMs, repeatedRaceBudgetMs } from './support/budgets';
 
 const platformKey = 'test-platform-key';
 
@@ -127,5 +127,5 @@ describe('METRICS_PORT', () => {
     } finally {
       await t.close();
     }
-  });
+  }, repeatedRaceBudgetMs);
 });

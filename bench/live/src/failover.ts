@@ -5,7 +5,7 @@
 import { LiveConnection, type WebSocketConstructor } from '@gathercast/sdk';
 import WebSocket from 'ws';
 import { openHost } from './crowd';
-import { freshDatabase, load, sleep, startServer } from './infra';
+import { ask, freshDatabase, load, sleep, startHelper, startServer } from './infra';
 import { anonymousToken, setUpScene } from './setup';
 import { inPool, ms, percentile, seconds } from './stats';
 
@@ -13,6 +13,8 @@ const marker = 'bench#';
 /** The host talks at 5 messages a second (the gateway allows a socket 10). */
 const talkEveryMs = 200;
 const maxMessages = 2000;
+/** How long a crashed process's presence entries live (the server's default). */
+const presenceExpiryMs = 30_000;
 
 interface Viewer {
   live: LiveConnection;
@@ -31,7 +33,8 @@ export async function failover(
   const b = await startServer('B', { DATABASE_URL: databaseUrl });
   const wsA = a.url.replace('http', 'ws');
   const wsB = b.url.replace('http', 'ws');
-  const scene = await setUpScene(b.url, undefined);
+  const receiver = await startHelper<string>('receiver-proc.ts', {});
+  const scene = await setUpScene(b.url, receiver.ready, ['participant.joined', 'participant.left']);
   const host = await openHost(wsB, scene.hostToken);
 
   // The load balancer: new connections go to A while it lives, then to B.
@@ -86,6 +89,13 @@ export async function failover(
   const last = k - 1;
   await waitFor(() => viewers.every((v) => v.seen[last] === 1), 10_000);
 
+  // A resume within the window is not a new participant: no participant.left / participant.joined pair,
+  // also after the crashed process's presence entries expired (30 s) and were swept.
+  await sleep(Math.max(0, killedAt + presenceExpiryMs + 5000 - Date.now()));
+  type Tally = { requests: number; distinctIds: number; viewers: number };
+  const joined = await ask<Tally>(receiver.child, { count: 'participant.joined' });
+  const left = await ask<Tally>(receiver.child, { count: 'participant.left' });
+
   const back = viewers.filter((v) => v.resumedAt > 0);
   const downtimes = back.map((v) => v.resumedAt - killedAt);
   const resets = viewers.reduce((n, v) => n + v.resets, 0);
@@ -115,12 +125,19 @@ export async function failover(
   console.log(
     `messages lost       ${lost} (${viewersWithLoss} viewers missed any), ${duplicates} handed on twice`,
   );
+  console.log(
+    `webhooks            participant.joined ${joined.distinctIds} distinct ids (${joined.viewers} viewers; one is the host's), ` +
+      `participant.left ${left.requests} (${left.viewers} viewers), counted ${seconds(presenceExpiryMs + 5000)} after the kill`,
+  );
 
   await Promise.all(viewers.map((v) => v.live.close()));
   host.terminate();
-  const ok = allBackMs !== null && allBackMs <= 10_000 && lost === 0 && resets === 0 && failedJoins === 0;
+  // One participant.joined per viewer and one for the host; a second one for a viewer is churn.
+  const churn = left.viewers > 0 || joined.distinctIds > viewers.length + 1;
+  const ok =
+    allBackMs !== null && allBackMs <= 10_000 && lost === 0 && resets === 0 && failedJoins === 0 && !churn;
   console.log(
-    `\n${ok ? 'PASS' : 'FAIL'}  all resumed within ${allBackMs === null ? '—' : seconds(allBackMs)} (target <= 10 s), ${lost} lost (target 0), ${resets} resets, ${failedJoins} failed joins`,
+    `\n${ok ? 'PASS' : 'FAIL'}  all resumed within ${allBackMs === null ? '—' : seconds(allBackMs)} (target <= 10 s), ${lost} lost (target 0), ${resets} resets, ${failedJoins} failed joins, ${churn ? 'presence churn (webhooks above)' : 'no presence churn'}`,
   );
   return ok;
 }

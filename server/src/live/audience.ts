@@ -15,6 +15,8 @@ import type { AudienceCounts, PresenceInfo } from './presence-store';
 export class LiveAudience {
   readonly #sent = new Map<string, { key: string; counts: AudienceCounts }>();
   readonly #reading = new Map<string, Promise<AudienceCounts>>();
+  /** The last counts read for joiners, kept for one interval: a join storm reads the counts once a second. */
+  readonly #recent = new Map<string, { at: number; counts: Promise<AudienceCounts> }>();
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
 
@@ -41,12 +43,22 @@ export class LiveAudience {
   /** The counts a joining socket gets after its welcome: the last ones sent here, or one shared read. */
   async current(eventId: string): Promise<LiveServerMessage> {
     const sent = this.#sent.get(eventId);
-    return audienceMessage(sent ? sent.counts : await this.#read(eventId));
+    if (sent) return audienceMessage(sent.counts);
+    const recent = this.#recent.get(eventId);
+    if (recent && Date.now() - recent.at < this.intervalMs) return audienceMessage(await recent.counts);
+    const counts = this.#read(eventId);
+    const entry = { at: Date.now(), counts };
+    this.#recent.set(eventId, entry);
+    counts.catch(() => {
+      if (this.#recent.get(eventId) === entry) this.#recent.delete(eventId);
+    });
+    return audienceMessage(await counts);
   }
 
   /** An event without sockets here any more: forget what was sent. */
   forget(eventId: string): void {
     this.#sent.delete(eventId);
+    this.#recent.delete(eventId);
   }
 
   #read(eventId: string): Promise<AudienceCounts> {

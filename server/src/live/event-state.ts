@@ -26,6 +26,8 @@ export interface LiveEvent {
    * waiting room already behaves like the opening phase); null after the end or without phases.
    */
   governingPhase: LivePhase | null;
+  /** Hosts and speakers with a name, by their stored event role (read with the event, so joins share it). */
+  castMembers: { name: string; role: EventRole }[];
 }
 
 interface EventRow {
@@ -73,6 +75,15 @@ export async function loadLiveEvent(db: Queryable, eventId: string): Promise<Liv
       [eventId],
     )
   ).rows.map(toPhase);
+  const castMembers = (
+    await db.query<{ name: string; role: EventRole }>(
+      `select u.name, m.role
+         from event_membership m join app_user u on u.id = m.user_id
+        where m.event_id = $1 and m.role in ('host', 'speaker') and u.name is not null
+        order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id`,
+      [eventId],
+    )
+  ).rows;
   const activePhase = phases.find((p) => p.id === e.active_phase_id) ?? null;
   const governingPhase =
     e.status === 'ended' ? null : (activePhase ?? (e.status === 'live' ? null : (phases[0] ?? null)));
@@ -85,6 +96,7 @@ export async function loadLiveEvent(db: Queryable, eventId: string): Promise<Liv
     allowAnonymousVoting: e.allow_anonymous_voting,
     activePhase,
     governingPhase,
+    castMembers,
   };
 }
 
@@ -93,15 +105,8 @@ export const roleIn = (event: LiveEvent, role: EventRole): EventRole =>
   event.governingPhase ? narrowRole(role, event.governingPhase.modality) : role;
 
 /** Hosts and speakers by name, as they read in the governing phase (a speaker in a call is no cast). */
-export async function castOf(db: Queryable, event: LiveEvent): Promise<{ name: string; role: EventRole }[]> {
-  const { rows } = await db.query<{ name: string; role: EventRole }>(
-    `select u.name, m.role
-       from event_membership m join app_user u on u.id = m.user_id
-      where m.event_id = $1 and m.role in ('host', 'speaker') and u.name is not null
-      order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id`,
-    [event.id],
-  );
-  return rows
-    .map((r) => ({ name: r.name, role: roleIn(event, r.role) }))
+export function castOf(event: LiveEvent): { name: string; role: EventRole }[] {
+  return event.castMembers
+    .map((c) => ({ name: c.name, role: roleIn(event, c.role) }))
     .filter((c) => c.role === 'host' || c.role === 'speaker');
 }

@@ -14,6 +14,7 @@ import { type LiveEvent, loadLiveEvent, roleIn } from './event-state';
 import { LiveAudience } from './audience';
 import { type Envelope, type Fanout, PgFanout, RedisFanout } from './fanout';
 import { timedFanout } from './fanout-metrics';
+import { JoinSnapshots } from './join-snapshot';
 import { enterLobby, leaveLobby, waitingMessage } from './lobby';
 import { PhaseChanges } from './phase-changes';
 import { LivePresence } from './presence';
@@ -51,6 +52,7 @@ export class LiveGateway implements LiveDeps {
   readonly tables: LiveTables;
   readonly phaseChanges: PhaseChanges;
   readonly audience: LiveAudience;
+  readonly snapshots: JoinSnapshots;
   readonly #leaving = new Set<Promise<void>>();
   /** Leaves held for the resume window per `eventId/participantId` (sockets lost abruptly); run at once on shutdown. */
   readonly #held = new Map<string, Set<() => Promise<void>>>();
@@ -66,6 +68,7 @@ export class LiveGateway implements LiveDeps {
   ) {
     this.presence = new LivePresence(ctx, store, fanout, timing);
     this.tables = new LiveTables(ctx.pool, this.presence);
+    this.snapshots = new JoinSnapshots(ctx.pool);
     this.audience = new LiveAudience(
       {
         counts: (eventId) => this.presence.counts(eventId),
@@ -219,6 +222,7 @@ export class LiveGateway implements LiveDeps {
         this.#byEvent.delete(event.id);
         this.#events.delete(event.id);
         this.audience.forget(event.id);
+        this.snapshots.forget(event.id);
       }
       const leaving = chain.then(() => this.#gone(conn));
       this.#leaving.add(leaving);

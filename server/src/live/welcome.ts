@@ -7,6 +7,7 @@ import type { LiveDeps } from './deps';
 import type { Backlog } from './fanout';
 import { lobbySnapshot, lobbyStateAtConnect } from './lobby';
 import { isModerator, type MediaGrant, phaseGrant, subjectOf } from './media';
+import type { JoinSnapshots } from './join-snapshot';
 import { moderationSnapshot } from './moderation';
 import type { PhaseChanges } from './phase-changes';
 import { pollSnapshot } from './polls';
@@ -18,6 +19,7 @@ export interface WelcomeDeps extends LiveDeps {
   lobbyWait(conn: LiveConnection): Promise<void>;
   phaseChanges: Pick<PhaseChanges, 'seatAll' | 'scheduleRotation'>;
   audience: Pick<LiveAudience, 'current'>;
+  snapshots: Pick<JoinSnapshots, 'get'>;
 }
 
 const welcomeOf = async (
@@ -38,7 +40,7 @@ const welcomeOf = async (
         status: event.activePhase.status,
       }
     : null,
-  cast: await castOf(gw.ctx.pool, event),
+  cast: castOf(event),
   media,
   lobby: conn.lobby,
   lastSeq: conn.lastSeq,
@@ -134,11 +136,11 @@ export async function welcomeConnection(
       code: 'resume_failed',
       detail: 'The messages since your last seq are no longer kept (or the resume secret is not yours); starting afresh',
     });
-  const snapshot = [
-    ...(await moderationSnapshot(pool, event.id)),
-    ...(await pollSnapshot(pool, event.id)),
-    ...(isModerator(conn.role) ? await lobbySnapshot(pool, event.id) : []),
-  ];
+  // A fresh socket shares the snapshot of its seq with the other joiners; an admitted waiter reads its own.
+  const shared = admitted
+    ? [...(await moderationSnapshot(pool, event.id)), ...(await pollSnapshot(pool, event.id))]
+    : await gw.snapshots.get(event.id, conn.lastSeq);
+  const snapshot = [...shared, ...(isModerator(conn.role) ? await lobbySnapshot(pool, event.id) : [])];
   for (const message of snapshot) conn.sendNow(message);
   conn.sendNow(await gw.audience.current(event.id));
   conn.release();

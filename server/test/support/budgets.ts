@@ -20,3 +20,6 @@ export async function waitUntil(
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** A test that repeats a race several times, or starts a server of its own inside the test. */
+export const repeatedRaceBudgetMs = 120_000;

@@ -1,0 +1,16 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const sdk = path.resolve(__dirname, '..');
+
+it('src/generated/api.ts is what the contract generates (run `pnpm --filter @gathercast/sdk generate`)', async () => {
+  const tsx = path.join(sdk, '../node_modules/.bin/tsx');
+  const result = await run(tsx, ['scripts/generate-api.ts', '--check'], { cwd: sdk }).then(
+    () => 'current',
+    (err: { stderr?: string }) => err.stderr ?? String(err),
+  );
+  expect(result).toBe('current');
+}, 240_000);

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { LiveServerMessage } from '@gathercast/contract';
-import { createClient, type GathercastClient, LiveConnection, type WebSocketConstructor } from '@gathercast/sdk';
+import {
+  createClient,
+  type GathercastClient,
+  LiveConnection,
+  type WebSocketConstructor,
+} from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { RunningServer } from '../src/server';
@@ -18,7 +23,9 @@ import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
  * network is cut (or whose server process is SIGKILLed) while the event carries on.
  */
 const redisUrl = 'redis://127.0.0.1:6379';
-const features = [{ modality: 'broadcast' as const, featureSet: ['chat' as const, 'qa' as const, 'polls' as const] }];
+const features = [
+  { modality: 'broadcast' as const, featureSet: ['chat' as const, 'qa' as const, 'polls' as const] },
+];
 
 /** The SDK through the proxy, every message the application is handed kept in order. */
 async function attendee(proxy: TcpProxy, token: string) {
@@ -64,7 +71,10 @@ async function presenceOf(databaseUrl: string, eventId: string, participantId: s
 /** A signed-in participant with a real user record (questions name their author). */
 async function voterOn(server: RunningServer, gc: GathercastClient, eventId: string) {
   const user = await gc.users.upsert({ body: { externalSub: `resume-${randomUUID()}`, name: 'Vera' } });
-  return LiveClient.join(server, await tokenFor(server, eventId, { role: 'participant', userId: user.id, name: 'Vera' }));
+  return LiveClient.join(
+    server,
+    await tokenFor(server, eventId, { role: 'participant', userId: user.id, name: 'Vera' }),
+  );
 }
 
 async function openPoll(host: LiveClient) {
@@ -140,7 +150,10 @@ describe('a resume after the window', () => {
     const token = await tokenFor(t.server, event.id, { role: 'participant', userId });
     const raw = await LiveClient.join(t.server, token);
     const me = await attendee(proxy, await tokenFor(t.server, event.id, { role: 'participant' }));
-    const query = { resume: raw.all('welcome')[0]!.resume.secret, after: String(raw.all('welcome')[0]!.lastSeq) };
+    const query = {
+      resume: raw.all('welcome')[0]!.resume.secret,
+      after: String(raw.all('welcome')[0]!.lastSeq),
+    };
     raw.ws.terminate();
     proxy.cut();
     host.send({ type: 'chat.send', text: 'missed' });
@@ -180,7 +193,8 @@ describe.each([
     const a = spawnServer({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ...env });
     const proxy = await startTcpProxy(port);
     try {
-      await waitForReady(`http://127.0.0.1:${port}`);
+      // A child process compiling the server through tsx: slow on a loaded 2-core machine.
+      await waitForReady(`http://127.0.0.1:${port}`, 90_000);
       const gc = createClient({
         baseUrl: b.url,
         apiKey: (await createWorkspace(databaseUrl)).apiKey,
@@ -222,5 +236,5 @@ describe.each([
       await proxy.close();
       await b.close();
     }
-  }, 60_000);
+  }, 150_000);
 });

@@ -5,7 +5,7 @@ import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import type WebSocket from 'ws';
 import { Crowd, type FanOutFigures, hostScript, type JoinFigures, openHost } from './crowd';
-import { ask, load, rssKb, sleep, startHelper, startServer } from './infra';
+import { ask, type CpuUse, cpuMeter, load, rssKb, sleep, startHelper, startServer } from './infra';
 import { anonymousToken, type Scene, setUpScene } from './setup';
 import { inPool } from './stats';
 
@@ -29,6 +29,8 @@ export interface RunFigures {
   load: number[];
   tokensPerSecond?: number;
   tokensRefreshed?: number;
+  /** CPU of the server (or baseline) and of the load generator while tokens were issued and while joining, % of one core. */
+  cpu: { tokens?: CpuUse; joins: CpuUse };
   join: JoinFigures;
   joinsPerSecond: number;
   rssBeforeKb: number;
@@ -45,9 +47,16 @@ interface IssuedTokens {
   tokens: string[];
   issuedAt: Float64Array;
   perSecond: number;
+  cpu: CpuUse;
 }
 
-async function issueTokens(baseUrl: string, eventId: string, options: Options): Promise<IssuedTokens> {
+async function issueTokens(
+  baseUrl: string,
+  eventId: string,
+  pid: number,
+  options: Options,
+): Promise<IssuedTokens> {
+  const cpu = cpuMeter(pid);
   const tokens = new Array<string>(options.viewers);
   const issuedAt = new Float64Array(options.viewers);
   const started = performance.now();
@@ -55,7 +64,12 @@ async function issueTokens(baseUrl: string, eventId: string, options: Options): 
     tokens[i] = await anonymousToken(baseUrl, eventId);
     issuedAt[i] = Date.now();
   });
-  return { tokens, issuedAt, perSecond: options.viewers / ((performance.now() - started) / 1000) };
+  return {
+    tokens,
+    issuedAt,
+    perSecond: options.viewers / ((performance.now() - started) / 1000),
+    cpu: cpu(),
+  };
 }
 
 /** Counts participant.joined webhooks from `lastJoinAt` until every viewer's arrived or 30 s passed. */
@@ -111,11 +125,12 @@ export async function serverRun(
   await ask(receiver.child, { reset: true, count: '' });
   const scene: Scene = await setUpScene(server.url, receiver.url);
   const host = await openHost(wsBase, scene.hostToken);
-  const issued = await issueTokens(server.url, scene.eventId, options);
+  const issued = await issueTokens(server.url, scene.eventId, server.pid, options);
   await sleep(1000);
   const rssBeforeKb = rssKb(server.pid);
   const crowd = new Crowd(options.viewers);
   let refreshed = 0;
+  const joinCpu = cpuMeter(server.pid);
   const join = await crowd.join(
     wsBase,
     async (i) => {
@@ -127,6 +142,7 @@ export async function serverRun(
     },
     options.concurrency,
   );
+  const joinsCpu = joinCpu();
   const lastJoinAt = Date.now();
   const webhooks = awaitWebhooks(receiver.child, join.joined, lastJoinAt);
   await sleep(2000);
@@ -137,6 +153,7 @@ export async function serverRun(
     load: load(),
     tokensPerSecond: issued.perSecond,
     tokensRefreshed: refreshed,
+    cpu: { tokens: issued.cpu, joins: joinsCpu },
     join,
     joinsPerSecond: join.joined / (join.wallMs / 1000),
     rssBeforeKb,
@@ -147,7 +164,8 @@ export async function serverRun(
   };
   const keys = await signingKeys(databaseUrl);
   host.terminate();
-  await server.kill();
+  // Killed: a drain would fire every viewer's participant.left. A profiled server stops so it writes its profile.
+  await (process.env.BENCH_PROFILE ? server.stop() : server.kill());
   crowd.terminate();
   return {
     figures,
@@ -186,13 +204,16 @@ export async function baselineRun(input: ForBaseline, options: Options): Promise
   await sleep(1000);
   const rssBeforeKb = rssKb(child.pid);
   const crowd = new Crowd(options.viewers);
+  const joinCpu = cpuMeter(child.pid!);
   const join = await crowd.join(wsBase, async (i) => input.tokens[i]!, options.concurrency);
+  const joinsCpu = joinCpu();
   await sleep(2000);
   const rssAfterKb = rssKb(child.pid);
   const fanOut = await speak(crowd, host);
   const figures: RunFigures = {
     name: 'baseline (bare ws)',
     load: load(),
+    cpu: { joins: joinsCpu },
     join,
     joinsPerSecond: join.joined / (join.wallMs / 1000),
     rssBeforeKb,

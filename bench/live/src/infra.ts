@@ -90,6 +90,43 @@ export function rssKb(pid: number | undefined): number {
   }
 }
 
+/** CPU seconds a process has used (Linux /proc, user + system; clock ticks of 1/100 s), 0 if unknown. */
+function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+export interface CpuUse {
+  /** % of one core. */
+  server: number;
+  loader: number;
+  /** CPU seconds the process used. */
+  serverSeconds: number;
+}
+
+/** CPU used by a process and by this one (the load generator) over a phase. */
+export function cpuMeter(pid: number): () => CpuUse {
+  const started = performance.now();
+  const server = cpuSecondsOf(pid);
+  const loader = process.cpuUsage();
+  return () => {
+    const wall = (performance.now() - started) / 1000;
+    const used = process.cpuUsage(loader);
+    const serverSeconds = cpuSecondsOf(pid) - server;
+    return {
+      serverSeconds,
+      server: (100 * serverSeconds) / wall,
+      loader: (100 * (used.user + used.system)) / 1e6 / wall,
+    };
+  };
+}
+
 /** The soft limit on open files of this process (children inherit it), Infinity when unknown. */
 export function openFilesLimit(): number {
   try {
@@ -126,7 +163,12 @@ function exited(child: ChildProcess): Promise<void> {
 export async function startServer(name: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const dist = process.env.BENCH_SERVER === 'dist';
-  const child = spawn(process.execPath, dist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
+  // BENCH_PROFILE=<dir>: a V8 CPU profile per server process, written when it stops (not when killed).
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`]
+    : [];
+  const entry = dist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, [...profile, ...entry], {
     cwd: serverDir,
     env: {
       ...process.env,

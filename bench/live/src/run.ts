@@ -1,10 +1,18 @@
 // bench/live: the live gateway at audience scale against a bare ws baseline, or a failover.
 //   pnpm --filter @gathercast/bench-live bench -- [--viewers 10000] [--concurrency 64]
-//        [--history on|off|compare] [--scenario audience|failover] [--no-baseline]
+//        [--history on|off|compare] [--scenario audience|failover] [--no-baseline] [--minutes 40]
 // It starts and stops everything itself (database, servers, helpers) and exits 1 when a target is missed.
 import { type RunFigures, baselineRun, serverRun } from './audience';
 import { failover } from './failover';
-import { freshDatabase, load, openFilesLimit, startHelper, startPostgres, stopAll } from './infra';
+import {
+  type CpuUse,
+  freshDatabase,
+  load,
+  openFilesLimit,
+  startHelper,
+  startPostgres,
+  stopAll,
+} from './infra';
 import { ms, seconds } from './stats';
 
 function option(name: string, fallback: string): string {
@@ -18,6 +26,8 @@ const history = option('history', 'on');
 const viewers = Number(option('viewers', scenario === 'failover' ? '2000' : '10000'));
 const concurrency = Number(option('concurrency', '64'));
 const withBaseline = !process.argv.includes('--no-baseline');
+/** The whole run's budget: past it the bench stops everything and exits 1 (a starved machine cannot hang it). */
+const budgetMinutes = Number(option('minutes', '40'));
 if (!['audience', 'failover'].includes(scenario)) throw new Error('--scenario must be audience or failover');
 if (!['on', 'off', 'compare'].includes(history)) throw new Error('--history must be on, off or compare');
 if (!(viewers > 0) || !(concurrency > 0))
@@ -56,6 +66,10 @@ function printRun(r: RunFigures): void {
   );
   for (const f of r.join.failures) console.log(`  failure: ${f}`);
   console.log(`join p50 / p99      ${ms(r.join.p50)} / ${ms(r.join.p99)}`);
+  const cpu = (c: CpuUse, n: number) =>
+    `${c.server.toFixed(0)} % server, ${c.loader.toFixed(0)} % load generator, ${((1000 * c.serverSeconds) / n).toFixed(2)} server CPU ms each`;
+  if (r.cpu.tokens) console.log(`CPU, tokens         ${cpu(r.cpu.tokens, viewers)}`);
+  console.log(`CPU, joins          ${cpu(r.cpu.joins, Math.max(1, r.join.joined))}`);
   console.log(
     `RSS                 ${(r.rssBeforeKb / 1024).toFixed(0)} MB before, ${(r.rssAfterKb / 1024).toFixed(0)} MB with the sockets: ${r.kbPerSocket.toFixed(1)} KB per socket`,
   );
@@ -102,6 +116,11 @@ function judge(server: RunFigures, baseline: RunFigures | undefined): boolean {
     check(
       `join rate ${(joinRatio * 100).toFixed(0)} % of the baseline's (${server.joinsPerSecond.toFixed(0)} vs ${baseline.joinsPerSecond.toFixed(0)}/s; target >= ${target.joinRatio * 100} %)`,
       joinRatio >= target.joinRatio,
+    );
+    // Not a target: what a join costs the process in CPU, which the machine's load does not change much.
+    const perJoin = (r: RunFigures) => (1000 * r.cpu.joins.serverSeconds) / Math.max(1, r.join.joined);
+    console.log(
+      `info  server CPU per join ${perJoin(server).toFixed(2)} ms vs the baseline's ${perJoin(baseline).toFixed(2)} ms (${(perJoin(server) / Math.max(perJoin(baseline), 0.001)).toFixed(1)}x; the database's own CPU is not counted)`,
     );
     const fanOutRatio = p99 / Math.max(worstP99(baseline), 1);
     check(
@@ -158,6 +177,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   checkOpenFiles();
+  setTimeout(() => {
+    console.error(`\nthe run took longer than ${budgetMinutes} minutes (--minutes): stopping everything`);
+    void stopAll().finally(() => process.exit(1));
+  }, budgetMinutes * 60_000).unref();
   const backend = process.env.REDIS_URL ? 'Redis (REDIS_URL)' : 'PostgreSQL (REDIS_URL unset)';
   let ok = false;
   try {

@@ -1,6 +1,6 @@
 // The scene, through the public API as a new user would set it up: an account (which owns its first
 // workspace), an API key, a public broadcast with chat and polls in its phase taken live, a webhook
-// endpoint for participant.joined, and the host's gateway token.
+// endpoint for participant webhooks, and the host's gateway token.
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@gathercast/sdk';
 
@@ -11,7 +11,11 @@ export interface Scene {
   hostToken: string;
 }
 
-export async function setUpScene(baseUrl: string, webhookUrl: string | undefined): Promise<Scene> {
+export async function setUpScene(
+  baseUrl: string,
+  webhookUrl: string | undefined,
+  webhookTypes: ('participant.joined' | 'participant.left')[] = ['participant.joined'],
+): Promise<Scene> {
   const anyone = createClient({ baseUrl });
   const account = await anyone.accounts.signup({
     body: {
@@ -32,7 +36,7 @@ export async function setUpScene(baseUrl: string, webhookUrl: string | undefined
       phases: [{ modality: 'broadcast', featureSet: ['chat', 'polls', 'qa', 'reactions'] }],
     },
   });
-  if (webhookUrl) await gc.webhooks.create({ body: { url: webhookUrl, eventTypes: ['participant.joined'] } });
+  if (webhookUrl) await gc.webhooks.create({ body: { url: webhookUrl, eventTypes: webhookTypes } });
   await gc.events.publish({ params: { id: event.id } });
   await gc.events.start({ params: { id: event.id } });
   const host = await owner.gateway.token({ body: { eventId: event.id } });

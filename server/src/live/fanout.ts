@@ -123,11 +123,18 @@ export class PgFanout implements Fanout {
          returning seq),
        kept as (
          insert into live_history (event_id, seq, payload) select $1, seq, $2 from s where $4::int > 0),
+       -- Everything below the lower of two bounds goes: the count's, and the oldest row still inside
+       -- the window (found by walking the event's seq index from its start, so past the expired rows
+       -- only). Both deletes and look-ups cost the rows removed, not the rows kept.
        trimmed as (
          delete from live_history
           where event_id = $1
-            and (seq <= (select seq from s) - $4::int
-                 or created_at < now() - make_interval(secs => $3::float8 / 1000)))
+            and seq < greatest(
+              (select seq from s) - $4::int + 1,
+              coalesce(
+                (select min(seq) from live_history
+                  where event_id = $1 and created_at >= now() - make_interval(secs => $3::float8 / 1000)),
+                (select seq from s))))
        select pg_notify($5, case
            when $6::boolean then seq || ':' || $2
            when $7::text is not null then '${msgPrefix}' || seq || ':' || $7
@@ -199,9 +206,11 @@ export class PgFanout implements Fanout {
 
 // KEYS: seq counter, history stream. ARGV: channel, envelope json, window ms, max kept.
 // One script: numbering, keeping and publishing are atomic, so every subscriber sees seq order.
+// The counter outlives any quiet spell of a live event (30 days): were it to restart at 1, sockets
+// still open would take the new numbers for ones already sent and drop them.
 const publishScript = `
 local seq = redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], 86400000)
+redis.call('PEXPIRE', KEYS[1], 2592000000)
 local window = tonumber(ARGV[3])
 local max = tonumber(ARGV[4])
 if max > 0 then

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from './support/budgets';
 import { startTestServer } from './support/server';
 import { slowLogin } from './support/slow-request';
 
@@ -56,14 +57,19 @@ describe('graceful shutdown', () => {
   it('finishes an in-flight request, refuses new connections, then closes the database', async () => {
     const t = await startTestServer();
     const { port } = new URL(t.url);
-    // A request whose body is still arriving when shutdown starts.
-    const inFlight = slowLogin(port, 300);
-    await new Promise((r) => setTimeout(r, 100));
+    // A request the server has taken up, whose body is still arriving when shutdown starts.
+    const inFlight = slowLogin(port);
+    await inFlight.accepted;
     const closing = t.close();
-    await new Promise((r) => setTimeout(r, 50));
-    await expect(fetch(`${t.url}/healthz`)).rejects.toThrow();
+    const refused = () =>
+      fetch(`${t.url}/healthz`).then(
+        () => false,
+        () => true,
+      );
+    await waitUntil(refused, 'new connections refused while a request is in flight');
+    inFlight.finish();
     // The request ran to its real answer (not a dropped connection, not a 500).
-    const answer = await inFlight;
+    const answer = await inFlight.answer;
     expect(answer.status).toBeGreaterThanOrEqual(200);
     expect(JSON.parse(answer.body).code).not.toBe('internal_error');
     await closing;

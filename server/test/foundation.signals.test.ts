@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { waitUntil } from './support/budgets';
 import { createTestDatabase } from './support/database';
 import { freePort } from './support/ports';
 import { spawnServer, waitForReady } from './support/process';
@@ -11,12 +12,14 @@ describe('SIGTERM on the real process', () => {
     const proc = spawnServer({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: await createTestDatabase() });
     await waitForReady(url);
 
-    const answer = slowLogin(port, 500);
-    await new Promise((r) => setTimeout(r, 150));
+    const inFlight = slowLogin(port);
+    await inFlight.accepted;
     proc.child.kill('SIGTERM');
+    await waitUntil(() => proc.output().includes('shutting down'), 'the shutdown to start');
+    inFlight.finish();
 
-    expect((await answer).status).toBe(401);
+    expect((await inFlight.answer).status).toBe(401);
     expect(await proc.exited).toBe(0);
     expect(proc.output()).toContain('stopped');
-  }, 60_000);
+  }, 120_000);
 });

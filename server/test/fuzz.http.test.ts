@@ -305,6 +305,7 @@ describe('contract-driven fuzzing of every operation', () => {
   it('answers every valid and mutated request below 500, every 4xx as problem+json with a known code', async () => {
     const rng = new Rng(seed);
     const ops = operations(contract as unknown as AppRouter);
+    const started = Date.now();
     const byStatus: Record<number, number> = {};
     const byKind: Record<string, number> = {};
     const failures: string[] = [];
@@ -322,7 +323,7 @@ describe('contract-driven fuzzing of every operation', () => {
     }
     const total = Object.values(byStatus).reduce((a, n) => a + n, 0);
     console.log(
-      `fuzz (seed ${seed}): ${total} requests over ${ops.length} operations\n  by status: ${JSON.stringify(byStatus)}\n  by kind: ${JSON.stringify(byKind)}`,
+      `fuzz (seed ${seed}): ${total} requests over ${ops.length} operations in ${Date.now() - started} ms\n  by status: ${JSON.stringify(byStatus)}\n  by kind: ${JSON.stringify(byKind)}`,
     );
     expect(ops.length).toBeGreaterThanOrEqual(79);
     expect(failures).toEqual([]);

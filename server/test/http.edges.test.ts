@@ -19,7 +19,10 @@ describe('a known path with a method it does not take', () => {
     expect(res.headers.get('content-type')).toContain(problemType);
     expect(res.headers.get('allow')).toBe('GET, HEAD, POST');
     const body = await res.json();
-    expect(body).toMatchObject({ code: 'method_not_allowed', type: `${t.url}/docs/errors/method_not_allowed` });
+    expect(body).toMatchObject({
+      code: 'method_not_allowed',
+      type: `${t.url}/docs/errors/method_not_allowed`,
+    });
   });
 
   it('reads path parameters: PUT /v1/events/{id} lists DELETE, GET, HEAD, PATCH', async () => {
@@ -46,7 +49,9 @@ describe('401 answers', () => {
   it('carry WWW-Authenticate naming the Bearer and API-key schemes when no credential was sent', async () => {
     const res = await fetch(`${t.url}/v1/events`);
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe('Bearer realm="gathercast", ApiKey realm="gathercast", header="x-api-key"');
+    expect(res.headers.get('www-authenticate')).toBe(
+      'Bearer realm="gathercast", ApiKey realm="gathercast", header="x-api-key"',
+    );
   });
 
   it('name a refused Bearer token invalid_token in the challenge', async () => {
@@ -68,9 +73,39 @@ describe('401 answers', () => {
 
 describe('the request id in problem bodies', () => {
   it('equals the x-request-id header of the same answer', async () => {
-    const res = await fetch(`${t.url}/v1/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const res = await fetch(`${t.url}/v1/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     const body = await res.json();
     expect(body.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(body.requestId).toBe(res.headers.get('x-request-id'));
+  });
+
+  const json = { 'content-type': 'application/json' };
+  it.each([
+    ['400 bad_request (malformed JSON)', '/v1/accounts/login', { method: 'POST', headers: json, body: '{' }],
+    ['401 unauthorized', '/v1/events', {}],
+    ['404 not_found', '/v1/no-such-thing', {}],
+    ['405 method_not_allowed', '/v1/events', { method: 'PUT' }],
+    [
+      '413 payload_too_large',
+      '/v1/accounts/login',
+      { method: 'POST', headers: json, body: `"${'x'.repeat(1_100_000)}"` },
+    ],
+    [
+      '415 unsupported_media_type',
+      '/v1/accounts/login',
+      { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' },
+    ],
+  ] as const)('is in a %s answer too', async (name, path, init) => {
+    const res = await fetch(`${t.url}${path}`, init as RequestInit);
+    expect(`${res.status} ${res.headers.get('content-type')}`).toBe(
+      `${name.slice(0, 3)} application/problem+json; charset=utf-8`,
+    );
+    const body = await res.json();
+    expect(body.code).toBe(name.split(' ')[1]);
     expect(body.requestId).toBe(res.headers.get('x-request-id'));
   });
 
@@ -83,14 +118,20 @@ describe('the request id in problem bodies', () => {
 describe('rate-limit headers', () => {
   it('tell a help-chat caller the quota, what is left and when the window starts over', async () => {
     const address = clientAddress();
-    const first = await askRaw(t.url, { messages: [{ role: 'user', text: 'How do I create an event?' }] }, address);
+    const first = await askRaw(
+      t.url,
+      { messages: [{ role: 'user', text: 'How do I create an event?' }] },
+      address,
+    );
     expect(first.status).toBe(200);
     expect(first.headers.get('ratelimit-limit')).toBe(String(helpChatLimit.points));
     expect(first.headers.get('ratelimit-remaining')).toBe(String(helpChatLimit.points - 1));
     const reset = Number(first.headers.get('ratelimit-reset'));
     expect(reset).toBeGreaterThan(0);
     expect(reset).toBeLessThanOrEqual(helpChatLimit.durationSeconds);
-    expect(first.headers.get('ratelimit-policy')).toBe(`${helpChatLimit.points};w=${helpChatLimit.durationSeconds}`);
+    expect(first.headers.get('ratelimit-policy')).toBe(
+      `${helpChatLimit.points};w=${helpChatLimit.durationSeconds}`,
+    );
   });
 
   it('come with Retry-After on the refusal once the quota is spent', async () => {

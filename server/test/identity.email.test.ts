@@ -3,6 +3,7 @@ import { SMTPServer } from 'smtp-server';
 import { uniqueEmail } from './support/accounts';
 import { freePort } from './support/ports';
 import { startTestServer, type TestServer } from './support/server';
+import { eventBudgetMs } from './support/budgets';
 
 /** The SMTP path against a real SMTP server (smtp-server) on a loopback port. */
 interface Received {
@@ -41,10 +42,11 @@ afterAll(async () => {
 const decodeQuotedPrintable = (s: string) =>
   s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-/** The first received email to the address that matches, waiting up to 2.5 s for it. */
+/** The first received email to the address that matches, waiting for it within the event budget. */
 const mailTo = async (address: string, matches: (decoded: string) => boolean = () => true) => {
   const find = () => received.find((m) => m.to.includes(address) && matches(decodeQuotedPrintable(m.raw)));
-  for (let i = 0; i < 50 && !find(); i++) await new Promise((r) => setTimeout(r, 50));
+  const deadline = Date.now() + eventBudgetMs;
+  while (!find() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
   return find();
 };
 

@@ -3,7 +3,7 @@ import { createWorkspace } from './support/fixtures';
 import { Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
-import { repeatedRaceBudgetMs } from './support/budgets';
+import { eventBudgetMs, repeatedRaceBudgetMs } from './support/budgets';
 
 const platformKey = 'test-platform-key';
 
@@ -81,9 +81,9 @@ describe('GET /metrics', () => {
     const { gc } = await workspaceWithEndpointAt(t, rx, 'metrics', ['event.published']);
     const event = await gc.events.create({ body: { type: 'webinar', title: 'Hooked', phases: [{ modality: 'broadcast' }] } });
     await gc.events.publish({ params: { id: event.id } });
-    await rx.waitFor(() => rx.to('metrics').length === 1, 15_000, 'the delivery');
+    await rx.waitFor(() => rx.to('metrics').length === 1, eventBudgetMs, 'the delivery');
     // The attempt is recorded just after the receiver answered.
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + eventBudgetMs;
     let after = await scrape(t);
     const succeeded = 'gathercast_webhook_attempts_total{outcome="succeeded"}';
     while ((sample(after, succeeded) ?? 0) <= (sample(before, succeeded) ?? 0) && Date.now() < deadline) {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeTracing, tracingRequested } from '../src/lib/tracing';
 import { createWorkspace } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
+import { eventBudgetMs } from './support/budgets';
 
 interface OtlpSpan {
   traceId: string;
@@ -80,7 +81,7 @@ describe('OpenTelemetry traces', () => {
         headers: { 'x-api-key': ws.apiKey, traceparent: `00-${traceId}-${callerSpan}-01` },
       });
       expect(res.status).toBe(200);
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + eventBudgetMs;
       const ofTrace = () => collector.spans.filter((s) => s.traceId === traceId);
       while (!ofTrace().some((s) => s.name.startsWith('pg ')) || !ofTrace().some((s) => s.parentSpanId === callerSpan)) {
         if (Date.now() > deadline) throw new Error(`spans not exported: ${JSON.stringify(ofTrace().map((s) => s.name))}`);

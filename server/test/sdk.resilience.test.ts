@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy';
 import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
+import { eventBudgetMs } from './support/budgets';
 
 /**
  * The SDK against the real server through a loopback proxy that loses answers, fails, throttles and hangs:
@@ -153,7 +154,7 @@ describe('a duplicate POST while the first is still in progress', () => {
     // The server waits 5 s for the unfinished first request, then answers 409 + Retry-After: 1; the SDK waits
     // 1 s and retries. The first request "finishes" as soon as the 409 has gone by, so the retry is replayed.
     const call = gc.events.create({ body }, { idempotencyKey: key }).withResponse();
-    await vi.waitFor(() => expect(proxy.requests[1]?.upstreamStatus).toBe(409), { timeout: 15_000, interval: 50 });
+    await vi.waitFor(() => expect(proxy.requests[1]?.upstreamStatus).toBe(409), { timeout: eventBudgetMs, interval: 50 });
     await withDb(t.databaseUrl, (db) =>
       db.query('update idempotency_record set status = $3, response_body = $4 where scope = $1 and key = $2', [
         scope,

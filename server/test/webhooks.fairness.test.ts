@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addJobsSql } from '../src/webhooks/queue';
+import { eventBudgetMs } from './support/budgets';
 import { eventIn } from './support/events';
 import { withDb } from './support/fixtures';
 import { Receiver } from './support/receiver';
@@ -61,7 +62,7 @@ describe('webhook delivery is fair across workspaces', () => {
       return rows;
     });
     // Every worker slot is taken by A's hanging attempts.
-    await rx.waitFor(() => rx.to('a-hangs').length >= 8, 10_000, "A's attempts in flight");
+    await rx.waitFor(() => rx.to('a-hangs').length >= 8, eventBudgetMs, "A's attempts in flight");
 
     const b = await workspaceWithEndpointAt(t, rx, 'b', ['event.published']);
     const bSince = Date.now();

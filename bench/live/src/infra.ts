@@ -163,7 +163,12 @@ function exited(child: ChildProcess): Promise<void> {
 export async function startServer(name: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const dist = process.env.BENCH_SERVER === 'dist';
-  const child = spawn(process.execPath, dist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'], {
+  // BENCH_PROFILE=<dir>: a V8 CPU profile per server process, written when it stops (not when killed).
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`]
+    : [];
+  const entry = dist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
+  const child = spawn(process.execPath, [...profile, ...entry], {
     cwd: serverDir,
     env: {
       ...process.env,

@@ -1,6 +1,6 @@
 // bench/live: the live gateway at audience scale against a bare ws baseline, or a failover.
 //   pnpm --filter @gathercast/bench-live bench -- [--viewers 10000] [--concurrency 64]
-//        [--history on|off|compare] [--scenario audience|failover] [--no-baseline]
+//        [--history on|off|compare] [--scenario audience|failover] [--no-baseline] [--minutes 40]
 // It starts and stops everything itself (database, servers, helpers) and exits 1 when a target is missed.
 import { type RunFigures, baselineRun, serverRun } from './audience';
 import { failover } from './failover';
@@ -26,6 +26,8 @@ const history = option('history', 'on');
 const viewers = Number(option('viewers', scenario === 'failover' ? '2000' : '10000'));
 const concurrency = Number(option('concurrency', '64'));
 const withBaseline = !process.argv.includes('--no-baseline');
+/** The whole run's budget: past it the bench stops everything and exits 1 (a starved machine cannot hang it). */
+const budgetMinutes = Number(option('minutes', '40'));
 if (!['audience', 'failover'].includes(scenario)) throw new Error('--scenario must be audience or failover');
 if (!['on', 'off', 'compare'].includes(history)) throw new Error('--history must be on, off or compare');
 if (!(viewers > 0) || !(concurrency > 0))
@@ -175,6 +177,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 async function main(): Promise<void> {
   checkOpenFiles();
+  setTimeout(() => {
+    console.error(`\nthe run took longer than ${budgetMinutes} minutes (--minutes): stopping everything`);
+    void stopAll().finally(() => process.exit(1));
+  }, budgetMinutes * 60_000).unref();
   const backend = process.env.REDIS_URL ? 'Redis (REDIS_URL)' : 'PostgreSQL (REDIS_URL unset)';
   let ok = false;
   try {

@@ -8,5 +8,18 @@
  */
 export const eventBudgetMs = 20_000;
 
+/** Waits until `check` holds, polling; fails naming `what` once `budgetMs` has passed. */
+export async function waitUntil(
+  check: () => boolean | Promise<boolean>,
+  what: string,
+  budgetMs = eventBudgetMs,
+): Promise<void> {
+  const deadline = Date.now() + budgetMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not reached within ${budgetMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** A test that repeats a race several times, or starts a server of its own inside the test. */
 export const repeatedRaceBudgetMs = 120_000;

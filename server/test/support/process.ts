@@ -27,7 +27,8 @@ export function spawnServer(env: Record<string, string>, entry = serverEntry): S
   return { child, output: () => out, exited };
 }
 
-export async function waitForReady(url: string, timeoutMs = 30_000): Promise<void> {
+/** Sized for a spawned server (tsx compiling on start) on a loaded 2-core machine. */
+export async function waitForReady(url: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

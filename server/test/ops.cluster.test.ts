@@ -1,0 +1,232 @@
+import { createClient, type GathercastClient, LiveConnection, type WebSocketConstructor } from '@gathercast/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { eventBudgetMs } from './support/budgets';
+import { type ApiProcess, type Cluster, metricOf, startCluster } from './support/cluster';
+import { createWorkspace, type WorkspaceFixture } from './support/fixtures';
+import { Receiver } from './support/receiver';
+
+/**
+ * Three server processes (each started with the container image's command) on one PostgreSQL and one
+ * Redis, behind HAProxy running deploy/haproxy.cfg. Every client call goes through the balancer with
+ * the SDK, as an integrator's would; a process is addressed directly only to prove what each one does.
+ */
+let cluster: Cluster;
+let rx: Receiver;
+let owner: WorkspaceFixture;
+/** The workspace's API key through the balancer. */
+let gc: GathercastClient;
+const timings: Record<string, number> = {};
+
+beforeAll(async () => {
+  const began = Date.now();
+  [cluster, rx] = await Promise.all([startCluster(3), Receiver.start()]);
+  Object.assign(timings, cluster.timings, { startup: Date.now() - began });
+  owner = await createWorkspace(cluster.databaseUrl);
+  gc = createClient({ baseUrl: cluster.url, apiKey: owner.apiKey });
+}, 180_000);
+
+afterAll(async () => {
+  // The closing note of a run: how long the cluster took to start and each part took.
+  console.info(`cluster test timings (ms): ${JSON.stringify(timings)}`);
+  await Promise.all([cluster?.close(), rx?.close()]);
+});
+
+const ws = { WebSocket: WebSocket as unknown as WebSocketConstructor, reconnect: { initialDelayMs: 100, maxDelayMs: 1000 } };
+
+async function until(what: string, check: () => boolean | Promise<boolean>, ms = eventBudgetMs): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** A public live broadcast with chat, published and started through the balancer. */
+async function liveEvent(title: string) {
+  const event = await gc.events.create({
+    body: { type: 'webinar', title, visibility: 'public', phases: [{ modality: 'broadcast', featureSet: ['chat'] }] },
+  });
+  await gc.events.publish({ params: { id: event.id } });
+  await gc.events.start({ params: { id: event.id } });
+  return event;
+}
+
+/** A live connection through the balancer that keeps what it receives. */
+async function join(eventId: string, auth: { sessionToken?: string } = {}) {
+  const { url } = await createClient({ baseUrl: cluster.url, ...auth }).gateway.token({ body: { eventId } });
+  const live = await LiveConnection.open(url, ws);
+  const seen = { chats: [] as string[], viewers: -1, disconnected: 0, resumed: 0, reset: 0 };
+  live.on('chat.message', (m) => seen.chats.push(m.text));
+  live.on('audience', (m) => (seen.viewers = m.byRole.viewer));
+  live.on('disconnected', () => seen.disconnected++);
+  live.on('resumed', () => seen.resumed++);
+  live.on('reset', () => seen.reset++);
+  return { live, seen };
+}
+
+type Joined = Awaited<ReturnType<typeof join>>;
+
+const socketsOn = (p: ApiProcess) => metricOf(p, 'gathercast_live_sockets');
+
+/** API requests (not the balancer's /readyz checks) a process answered, from its own metrics. */
+async function apiRequestsOn(p: ApiProcess): Promise<number> {
+  const text = await (await fetch(p.metricsUrl)).text();
+  return text
+    .split('\n')
+    .filter((l) => l.startsWith('gathercast_http_request_duration_seconds_count{') && l.includes('route="/v1/'))
+    .reduce((sum, l) => sum + Number(l.split(' ').at(-1)), 0);
+}
+
+describe('three processes behind HAProxy', () => {
+  it('creates, publishes and registers through the balancer, served by every process', async () => {
+    const began = Date.now();
+    const anyone = createClient({ baseUrl: cluster.url });
+    for (let i = 0; i < 6; i++) {
+      const event = await gc.events.create({ body: { type: 'webinar', title: `Balanced ${i}`, visibility: 'public' } });
+      await gc.events.publish({ params: { id: event.id } });
+      const answer = await anyone.public.register({
+        params: { id: event.id },
+        body: { name: `Reg ${i}`, email: `reg-${i}-${event.id.slice(0, 8)}@example.test` },
+      });
+      expect(answer).toEqual({ registered: true, alreadyRegistered: false });
+      expect((await gc.events.get({ params: { id: event.id } })).status).toBe('scheduled');
+    }
+    for (const p of cluster.processes) expect(await apiRequestsOn(p), p.name).toBeGreaterThan(0);
+    timings.crud = Date.now() - began;
+  });
+
+  it('lets viewers spread over the three processes see each other’s messages and one audience count', async () => {
+    const began = Date.now();
+    const event = await liveEvent('Spread');
+    const viewers: Joined[] = [];
+    for (let i = 0; i < 6; i++) viewers.push(await join(event.id));
+    for (const p of cluster.processes) expect(await socketsOn(p), `${p.name}'s sockets`).toBeGreaterThan(0);
+    for (const [i, v] of viewers.entries()) v.live.send({ type: 'chat.send', text: `hello from ${i}` });
+    const all = viewers.map((_, i) => `hello from ${i}`).sort();
+    await until('every viewer to see every chat', () => viewers.every((v) => v.seen.chats.length >= all.length));
+    for (const v of viewers) expect([...v.seen.chats].sort()).toEqual(all);
+    await until('every viewer to count six viewers', () => viewers.every((v) => v.seen.viewers === 6));
+    await Promise.all(viewers.map((v) => v.live.close()));
+    timings.live = Date.now() - began;
+  });
+
+  it('delivers every webhook once per event id', async () => {
+    const began = Date.now();
+    await gc.webhooks.create({ body: { url: rx.url('once'), eventTypes: ['event.published'] } });
+    const ids: string[] = [];
+    for (let i = 0; i < 9; i++) {
+      const event = await gc.events.create({ body: { type: 'webinar', title: `Hooked ${i}` } });
+      await gc.events.publish({ params: { id: event.id } });
+      ids.push(event.id);
+    }
+    await rx.waitFor(() => rx.to('once').length >= ids.length, eventBudgetMs, 'nine deliveries');
+    // Give a duplicate the time a second process would need to pick the same job: one more sweep.
+    await new Promise((r) => setTimeout(r, 1000));
+    const bodies = rx.to('once').map((r) => JSON.parse(r.body) as { id: string; eventId: string });
+    expect(bodies.map((b) => b.eventId).sort()).toEqual([...ids].sort());
+    expect(new Set(rx.to('once').map((r) => r.headers['x-gc-event-id'])).size).toBe(ids.length);
+    timings.webhooks = Date.now() - began;
+  });
+
+  it('refuses an API key revoked through one process on the next request to every process', async () => {
+    const session = createClient({ baseUrl: cluster.url, sessionToken: owner.sessionToken });
+    const key = await session.apiKeys.create({ params: { id: owner.workspaceId }, body: { name: 'short-lived' } });
+    const direct = cluster.processes.map((p) => createClient({ baseUrl: p.url, apiKey: key.secret, maxRetries: 0 }));
+    // Every process has the key in its credential cache before the revocation.
+    for (const c of direct) await c.events.list();
+    await session.apiKeys.delete({ params: { id: owner.workspaceId, keyId: key.id } });
+    for (const c of [...direct, createClient({ baseUrl: cluster.url, apiKey: key.secret, maxRetries: 0 })])
+      await expect(c.events.list()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  // Last: it leaves the cluster one process short.
+  it('loses nothing acknowledged when one process is SIGKILLed mid-flow, and clients carry on', async () => {
+    const began = Date.now();
+    await gc.webhooks.create({ body: { url: rx.url('killed'), eventTypes: ['event.published'] } });
+    const event = await liveEvent('Crash');
+    const host = await join(event.id, { sessionToken: owner.sessionToken });
+    const viewers: Joined[] = [];
+    for (let i = 0; i < 6; i++) viewers.push(await join(event.id));
+    const victim = (
+      await Promise.all(cluster.processes.map(async (p) => ({ p, sockets: await socketsOn(p) })))
+    ).sort((a, b) => b.sockets - a.sockets)[0]!.p;
+
+    // Writes through the balancer, two at a time; a call still open when the flow stops is aborted,
+    // so every create-and-publish counts either as acknowledged or as not.
+    const acknowledged: string[] = [];
+    const abort = new AbortController();
+    let killedAt = 0;
+    let afterKill = 0;
+    const writer = async (w: number) => {
+      for (let i = 0; !abort.signal.aborted; i++) {
+        try {
+          const options = { signal: abort.signal, maxRetries: 3 };
+          const created = await gc.events.create({ body: { type: 'webinar', title: `Flow ${w}.${i}` } }, options);
+          await gc.events.publish({ params: { id: created.id } }, options);
+          acknowledged.push(created.id);
+          if (killedAt) afterKill++;
+        } catch {
+          // Not acknowledged (cut by the kill, or aborted at the end): nothing is owed for it.
+        }
+      }
+    };
+    let chat = 0;
+    const chatter = setInterval(() => {
+      // While the host reconnects its messages wait in the SDK's outbox; a full outbox refuses more.
+      try {
+        host.live.send({ type: 'chat.send', text: `tick ${chat + 1}` });
+        chat++;
+      } catch {}
+    }, 40);
+    const writing = Promise.all([writer(1), writer(2)]);
+    try {
+      await until('writes and chat before the kill', () => acknowledged.length >= 3 && chat >= 5);
+      victim.child.kill('SIGKILL');
+      await victim.exited;
+      killedAt = Date.now();
+      // Carry on: writes keep being acknowledged through the balancer, the live ones reconnect.
+      await until('writes after the kill', () => afterKill >= 4);
+      await until('the cut viewers to resume', () =>
+        [host, ...viewers].every((c) => c.seen.resumed + c.seen.reset >= c.seen.disconnected),
+      );
+    } finally {
+      clearInterval(chatter);
+      abort.abort();
+      await writing;
+    }
+    timings.recovery = Date.now() - killedAt;
+    const cut = [host, ...viewers].filter((c) => c.seen.disconnected > 0);
+    expect(cut.length, 'clients that were on the killed process').toBeGreaterThan(0);
+    for (const c of cut) expect(c.seen).toMatchObject({ reset: 0 });
+
+    // Live: every chat message the host got back (the gateway fanned it out) reached every viewer once, in order.
+    host.live.send({ type: 'chat.send', text: 'last' });
+    await until('every client to get the last message', () => [host, ...viewers].every((c) => c.seen.chats.includes('last')));
+    const echoed = host.seen.chats.filter((t) => t.startsWith('tick '));
+    expect(echoed.length).toBeGreaterThan(5);
+    for (const v of viewers) {
+      const ticks = v.seen.chats.filter((t) => t.startsWith('tick '));
+      for (const t of echoed) expect(ticks, `a viewer ${v.seen.disconnected ? 'cut' : 'not cut'} by the kill`).toContain(t);
+      expect(new Set(ticks).size).toBe(ticks.length);
+      expect(v.seen.chats.at(-1)).toBe('last');
+    }
+
+    // API: every acknowledged publish is stored and delivered; no webhook id stands for two events.
+    for (const id of acknowledged) expect((await gc.events.get({ params: { id } })).status).toBe('scheduled');
+    const published = () => new Set(rx.to('killed').map((r) => (JSON.parse(r.body) as { eventId: string }).eventId));
+    await rx.waitFor(() => acknowledged.every((id) => published().has(id)), eventBudgetMs, 'every acknowledged publish delivered');
+    const eventsById = new Map<string, Set<string>>();
+    const idsByEvent = new Map<string, Set<string>>();
+    for (const r of rx.to('killed')) {
+      const body = JSON.parse(r.body) as { id: string; eventId: string };
+      expect(r.headers['x-gc-event-id']).toBe(body.id);
+      eventsById.set(body.id, (eventsById.get(body.id) ?? new Set()).add(body.eventId));
+      idsByEvent.set(body.eventId, (idsByEvent.get(body.eventId) ?? new Set()).add(body.id));
+    }
+    for (const events of eventsById.values()) expect(events.size).toBe(1);
+    for (const ids of idsByEvent.values()) expect(ids.size).toBe(1);
+    await Promise.all([host, ...viewers].map((c) => c.live.close()));
+    timings.kill = Date.now() - began;
+  }, 90_000);
+});

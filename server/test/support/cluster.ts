@@ -1,0 +1,176 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { createTestDatabase } from './database';
+import { freePort } from './ports';
+import { waitForReady } from './process';
+import { fastWebhookEnv } from './webhook-server';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const serverDir = path.resolve(__dirname, '../..');
+export const repoDir = path.resolve(serverDir, '..');
+/** The load balancer's configuration, the same file compose.yaml mounts. */
+export const haproxyConfig = path.join(repoDir, 'deploy/haproxy.cfg');
+
+/**
+ * How the container image starts the server (the Dockerfile's CMD, run in a directory holding the
+ * bundle under dist/). The cluster test starts its processes with exactly this command, and
+ * ops.deploy.test.ts checks that the Dockerfile says the same.
+ */
+export const imageStartCommand = ['node', 'dist/main.js'] as const;
+
+export const clusterPlatformKey = 'cluster-platform-key';
+
+export interface ApiProcess {
+  name: string;
+  /** Its own address, bypassing the balancer. */
+  url: string;
+  /** Its METRICS_PORT listener on loopback. */
+  metricsUrl: string;
+  child: ChildProcess;
+  output(): string;
+  exited: Promise<unknown>;
+}
+
+export interface Cluster {
+  /** The balancer's address: what clients use. */
+  url: string;
+  databaseUrl: string;
+  processes: ApiProcess[];
+  /** How long building the bundle, starting the processes and the balancer took. */
+  timings: { buildMs: number; processesReadyMs: number; balancerReadyMs: number };
+  /** Stops everything still running (balancer and processes). */
+  close(): Promise<void>;
+}
+
+/** Debian's haproxy, installed when missing (the test machines run as root with apt). */
+export async function ensureHaproxy(): Promise<string> {
+  const found = await run('sh', ['-c', 'command -v haproxy || ls /usr/sbin/haproxy']).catch(() => undefined);
+  if (found?.stdout.trim()) return found.stdout.trim().split('\n')[0]!;
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  await run('apt-get', ['update'], { env });
+  await run('apt-get', ['install', '-y', 'haproxy'], { env });
+  return '/usr/sbin/haproxy';
+}
+
+/** Bundles the server as the image does (`pnpm build` → dist/main.js) into a fresh directory; returns it. */
+export async function buildImageLayout(): Promise<string> {
+  // Inside server/dist (ignored) so the bundle resolves its dependencies from server/node_modules.
+  const root = path.join(serverDir, 'dist', `cluster-${randomBytes(4).toString('hex')}`);
+  await run(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--out-dir', path.join(root, 'dist')], {
+    cwd: serverDir,
+  }).catch((err: { stdout?: string; stderr?: string }) => {
+    throw new Error(`tsup failed:\n${err.stdout}\n${err.stderr}`);
+  });
+  return root;
+}
+
+function started(child: ChildProcess) {
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (out += d));
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  return { output: () => out, exited };
+}
+
+/** Waits for `url`/readyz to answer 200; fails with the process's output if it exits first. */
+async function readyOrExited(name: string, url: string, proc: { exited: Promise<unknown>; output(): string }, ms: number) {
+  let ready = false;
+  const exited = proc.exited.then((code) => {
+    if (!ready) throw new Error(`exited (${code}) before it was ready`);
+  });
+  exited.catch(() => undefined);
+  await Promise.race([waitForReady(url, ms), exited]).catch((err: Error) => {
+    throw new Error(`${name}: ${err.message}\n${proc.output()}`);
+  });
+  ready = true;
+}
+
+async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  child.kill('SIGKILL');
+  await exited;
+}
+
+/**
+ * Three API processes on one fresh database and one Redis, each started with the image's command,
+ * behind HAProxy running deploy/haproxy.cfg. The processes trust the balancer's X-Forwarded-For and
+ * announce the balancer as their public address, so gateway tokens point clients at it.
+ */
+export async function startCluster(size = 3): Promise<Cluster> {
+  const began = Date.now();
+  const [haproxy, layout, databaseUrl] = await Promise.all([ensureHaproxy(), buildImageLayout(), createTestDatabase()]);
+  const timings = { buildMs: Date.now() - began, processesReadyMs: 0, balancerReadyMs: 0 };
+  const balancerPort = await freePort();
+  const url = `http://127.0.0.1:${balancerPort}`;
+  const processes: ApiProcess[] = [];
+  let balancer: { child: ChildProcess; exited: Promise<unknown>; output(): string } | undefined;
+  const close = async () => {
+    await Promise.all([
+      ...(balancer ? [stop(balancer.child, balancer.exited)] : []),
+      ...processes.map((p) => stop(p.child, p.exited)),
+    ]);
+    rmSync(layout, { recursive: true, force: true });
+  };
+  try {
+    for (let i = 1; i <= size; i++) {
+      const [port, metricsPort] = [await freePort(), await freePort()];
+      const [command, ...args] = imageStartCommand;
+      const child = spawn(command === 'node' ? process.execPath : command, args, {
+        cwd: layout,
+        env: {
+          ...process.env,
+          ...fastWebhookEnv,
+          NODE_ENV: 'production',
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATABASE_URL: databaseUrl,
+          REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+          PUBLIC_BASE_URL: url,
+          TRUST_PROXY: 'true',
+          PLATFORM_KEY: clusterPlatformKey,
+          METRICS_PORT: String(metricsPort),
+          WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      processes.push({
+        name: `api${i}`,
+        url: `http://127.0.0.1:${port}`,
+        metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
+        child,
+        ...started(child),
+      });
+    }
+    await Promise.all(processes.map((p) => readyOrExited(p.name, p.url, p, 90_000)));
+    timings.processesReadyMs = Date.now() - began - timings.buildMs;
+    const child = spawn(haproxy, ['-db', '-f', haproxyConfig], {
+      env: {
+        ...process.env,
+        LISTEN: `127.0.0.1:${balancerPort}`,
+        CHECK_INTERVAL: '250ms',
+        ...Object.fromEntries(processes.map((p) => [p.name.toUpperCase(), p.url.replace('http://', '')])),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    balancer = { child, ...started(child) };
+    await readyOrExited('haproxy', url, balancer, 30_000);
+    timings.balancerReadyMs = Date.now() - began - timings.buildMs - timings.processesReadyMs;
+  } catch (err) {
+    await close();
+    throw err;
+  }
+  return { url, databaseUrl, processes, timings, close };
+}
+
+/** One process's metric value (series name with its exact label text), read from its METRICS_PORT. */
+export async function metricOf(p: ApiProcess, series: string): Promise<number> {
+  const text = await (await fetch(p.metricsUrl)).text();
+  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
+  return line === undefined ? 0 : Number(line.slice(series.length + 1));
+}

@@ -5,7 +5,7 @@
 import { LiveConnection, type WebSocketConstructor } from '@gathercast/sdk';
 import WebSocket from 'ws';
 import { openHost } from './crowd';
-import { ask, freshDatabase, load, sleep, startHelper, startServer } from './infra';
+import { ask, cpuMeter, freshDatabase, load, sleep, startHelper, startServer } from './infra';
 import { anonymousToken, setUpScene } from './setup';
 import { inPool, ms, percentile, seconds } from './stats';
 
@@ -16,8 +16,18 @@ const maxMessages = 2000;
 /** How long a crashed process's presence entries live (the server's default). */
 const presenceExpiryMs = 30_000;
 
+/** Every socket the SDK opens is counted: after the kill, attempts beyond one per viewer are retries. */
+let socketsOpened = 0;
+class CountedWebSocket extends WebSocket {
+  constructor(url: string) {
+    super(url);
+    socketsOpened++;
+  }
+}
+
 interface Viewer {
   live: LiveConnection;
+  participantId: string;
   seen: Uint8Array;
   duplicates: number;
   resumedAt: number;
@@ -41,32 +51,50 @@ export async function failover(
   let aAlive = true;
   const viewers: Viewer[] = [];
   let failedJoins = 0;
+  let failedAttempts = 0;
   const joinStarted = performance.now();
+  // A viewer whose join times out (the SDK waits 10 s for the welcome) reloads: a fresh token, up to 3 times.
+  const joinOnce = async () => {
+    const token = await anonymousToken(a.url, scene.eventId);
+    return LiveConnection.open(() => `${aAlive ? wsA : wsB}/v1/live?token=${token}`, {
+      WebSocket: CountedWebSocket as unknown as WebSocketConstructor,
+    });
+  };
   await inPool(options.viewers, options.concurrency, async () => {
-    try {
-      const token = await anonymousToken(a.url, scene.eventId);
-      const live = await LiveConnection.open(() => `${aAlive ? wsA : wsB}/v1/live?token=${token}`, {
-        WebSocket: WebSocket as unknown as WebSocketConstructor,
-      });
-      const v: Viewer = { live, seen: new Uint8Array(maxMessages), duplicates: 0, resumedAt: 0, resets: 0 };
-      live.on('chat.message', (m) => {
-        if (!m.text.startsWith(marker)) return;
-        const k = Number.parseInt(m.text.slice(marker.length), 10);
-        if (v.seen[k]) v.duplicates++;
-        v.seen[k] = 1;
-      });
-      live.on('resumed', () => {
-        v.resumedAt = Date.now();
-      });
-      live.on('reset', () => {
-        v.resets++;
-        v.resumedAt = Date.now();
-      });
-      viewers.push(v);
-    } catch (err) {
-      if (failedJoins++ < 3)
-        console.error(`viewer failed to join: ${err instanceof Error ? err.message : err}`);
+    let live: LiveConnection | undefined;
+    for (let attempt = 0; !live && attempt < 3; attempt++) {
+      try {
+        live = await joinOnce();
+      } catch (err) {
+        if (failedAttempts++ < 3) console.error(`a join failed: ${err instanceof Error ? err.message : err}`);
+      }
     }
+    if (!live) {
+      failedJoins++;
+      return;
+    }
+    const v: Viewer = {
+      live,
+      participantId: live.welcome.identity.participantId,
+      seen: new Uint8Array(maxMessages),
+      duplicates: 0,
+      resumedAt: 0,
+      resets: 0,
+    };
+    live.on('chat.message', (m) => {
+      if (!m.text.startsWith(marker)) return;
+      const k = Number.parseInt(m.text.slice(marker.length), 10);
+      if (v.seen[k]) v.duplicates++;
+      v.seen[k] = 1;
+    });
+    live.on('resumed', () => {
+      v.resumedAt = Date.now();
+    });
+    live.on('reset', () => {
+      v.resets++;
+      v.resumedAt = Date.now();
+    });
+    viewers.push(v);
   });
   const joinSeconds = (performance.now() - joinStarted) / 1000;
 
@@ -80,10 +108,14 @@ export async function failover(
   await waitFor(() => k >= 10, 10_000);
 
   const killedAt = Date.now();
+  const openedBeforeKill = socketsOpened;
+  const recoveryCpu = cpuMeter(b.pid);
   aAlive = false;
   await a.kill();
   await waitFor(() => viewers.every((v) => v.resumedAt > 0), 60_000);
   const backAt = Date.now();
+  const cpu = recoveryCpu();
+  const attempts = socketsOpened - openedBeforeKill;
   await sleep(2000);
   clearInterval(talking);
   const last = k - 1;
@@ -92,9 +124,13 @@ export async function failover(
   // A resume within the window is not a new participant: no participant.left / participant.joined pair,
   // also after the crashed process's presence entries expired (30 s) and were swept.
   await sleep(Math.max(0, killedAt + presenceExpiryMs + 5000 - Date.now()));
-  type Tally = { requests: number; distinctIds: number; viewers: number };
-  const joined = await ask<Tally>(receiver.child, { count: 'participant.joined' });
-  const left = await ask<Tally>(receiver.child, { count: 'participant.left' });
+  type Tally = { requests: number; distinctIds: number; viewers: number; perViewer: Record<string, number> };
+  const joined = await ask<Tally>(receiver.child, { count: 'participant.joined', perViewer: true });
+  const left = await ask<Tally>(receiver.child, { count: 'participant.left', perViewer: true });
+  // Only the joined viewers count: a join that timed out left its own participant behind.
+  const leftViewers = viewers.filter((v) => left.perViewer[v.participantId]).length;
+  const joinedTwice = viewers.filter((v) => (joined.perViewer[v.participantId] ?? 0) > 1).length;
+  const joinedOnce = viewers.filter((v) => joined.perViewer[v.participantId] === 1).length;
 
   const back = viewers.filter((v) => v.resumedAt > 0);
   const downtimes = back.map((v) => v.resumedAt - killedAt);
@@ -113,7 +149,7 @@ export async function failover(
 
   console.log(`\n== failover (load average ${load().join(' ')})`);
   console.log(
-    `viewers on A        ${viewers.length} joined (${failedJoins} failed) in ${joinSeconds.toFixed(1)} s, LiveConnection each`,
+    `viewers on A        ${viewers.length} joined (${failedJoins} failed; ${failedAttempts} attempts timed out and were retried with a fresh token) in ${joinSeconds.toFixed(1)} s, LiveConnection each`,
   );
   console.log(
     `host messages       ${last + 1} chat messages, one every ${talkEveryMs} ms, from B; A SIGKILLed after the 10th`,
@@ -123,17 +159,20 @@ export async function failover(
       `after the kill: p50 ${ms(percentile(downtimes, 50))}, p99 ${ms(percentile(downtimes, 99))}, all ${allBackMs === null ? `not within ${seconds(backAt - killedAt)}` : seconds(allBackMs)}`,
   );
   console.log(
+    `reconnecting        ${attempts} sockets opened for ${viewers.length} viewers; B used ${cpu.server.toFixed(0)} % of a core, the load generator ${cpu.loader.toFixed(0)} %`,
+  );
+  console.log(
     `messages lost       ${lost} (${viewersWithLoss} viewers missed any), ${duplicates} handed on twice`,
   );
   console.log(
-    `webhooks            participant.joined ${joined.distinctIds} distinct ids (${joined.viewers} viewers; one is the host's), ` +
-      `participant.left ${left.requests} (${left.viewers} viewers), counted ${seconds(presenceExpiryMs + 5000)} after the kill`,
+    `webhooks            of the ${viewers.length} viewers: participant.joined once for ${joinedOnce}, twice or more for ${joinedTwice}; ` +
+      `participant.left for ${leftViewers} (counted ${seconds(presenceExpiryMs + 5000)} after the kill)`,
   );
 
   await Promise.all(viewers.map((v) => v.live.close()));
   host.terminate();
-  // One participant.joined per viewer and one for the host; a second one for a viewer is churn.
-  const churn = left.viewers > 0 || joined.distinctIds > viewers.length + 1;
+  // A resumed viewer keeps its one participant.joined and gets no participant.left.
+  const churn = leftViewers > 0 || joinedTwice > 0 || joinedOnce < viewers.length;
   const ok =
     allBackMs !== null && allBackMs <= 10_000 && lost === 0 && resets === 0 && failedJoins === 0 && !churn;
   console.log(

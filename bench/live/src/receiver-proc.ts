@@ -6,14 +6,15 @@ import type { AddressInfo } from 'node:net';
 interface Tally {
   requests: number;
   ids: Set<string>;
-  participants: Set<string>;
+  /** Anonymous participant → the distinct delivery ids naming them. */
+  participants: Map<string, Set<string>>;
   lastAt: number;
 }
 const tallies = new Map<string, Tally>();
 const tallyOf = (type: string) => {
   const known = tallies.get(type);
   if (known) return known;
-  const t: Tally = { requests: 0, ids: new Set(), participants: new Set(), lastAt: 0 };
+  const t: Tally = { requests: 0, ids: new Set(), participants: new Map(), lastAt: 0 };
   tallies.set(type, t);
   return t;
 };
@@ -30,8 +31,13 @@ const server = createServer((req, res) => {
       };
       const t = tallyOf(String(body.type));
       t.requests++;
-      t.ids.add(String(req.headers['x-gc-event-id']));
-      if (body.participantId?.startsWith('anon:')) t.participants.add(body.participantId);
+      const id = String(req.headers['x-gc-event-id']);
+      t.ids.add(id);
+      if (body.participantId?.startsWith('anon:')) {
+        const ids = t.participants.get(body.participantId) ?? new Set<string>();
+        ids.add(id);
+        t.participants.set(body.participantId, ids);
+      }
       t.lastAt = Date.now();
     } catch {
       tallyOf('unparsable').requests++;
@@ -43,12 +49,24 @@ server.listen(0, '127.0.0.1', () => {
   process.send?.({ ready: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks` });
 });
 
-/** `{ count: type }` → requests, distinct delivery ids, distinct anonymous participants, last receipt. */
-process.on('message', (m: { count?: string; reset?: boolean }) => {
+/**
+ * `{ count: type }` → requests, distinct delivery ids, distinct anonymous participants, last receipt;
+ * with `perViewer: true` also each anonymous participant's number of distinct deliveries.
+ */
+process.on('message', (m: { count?: string; reset?: boolean; perViewer?: boolean }) => {
   if (m.reset) tallies.clear();
   const t = tallyOf(m.count ?? '');
+  const perViewer = m.perViewer
+    ? Object.fromEntries([...t.participants].map(([participant, ids]) => [participant, ids.size]))
+    : undefined;
   process.send?.({
-    answer: { requests: t.requests, distinctIds: t.ids.size, viewers: t.participants.size, lastAt: t.lastAt },
+    answer: {
+      requests: t.requests,
+      distinctIds: t.ids.size,
+      viewers: t.participants.size,
+      lastAt: t.lastAt,
+      perViewer,
+    },
   });
 });
 process.on('SIGTERM', () => {

@@ -2,15 +2,21 @@ import { defineConfig } from 'tsup';
 
 /**
  * One self-contained package: the contract's runtime (only what the SDK uses: the live message
- * schemas) is bundled in, and the declarations name only the SDK's own generated types, so the
- * published package needs neither @gathercast/contract nor @ts-rest/core.
+ * schemas) and the webhook verifier are bundled in, and the declarations name only the SDK's own
+ * generated types, so the published package depends on zod alone.
  */
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // live.ts and webhooks.ts are entries of their own so that, in ESM, each is a separate chunk a
+  // bundler drops when LiveConnection or constructEvent is unused.
+  entry: ['src/index.ts', 'src/live.ts', 'src/webhooks.ts'],
   format: ['esm', 'cjs'],
   dts: true,
   target: 'es2022',
   clean: true,
-  sourcemap: true,
-  noExternal: ['@gathercast/contract'],
+  sourcemap: false,
+  // The verifier's Web Crypto build (its `worker` export), which runs everywhere the SDK does.
+  esbuildOptions(options) {
+    options.conditions = ['worker'];
+  },
+  noExternal: ['@gathercast/contract', '@ts-rest/core', '@gathercast/webhook-verifier'],
 });

@@ -32,3 +32,4 @@ export {
   type WebSocketConstructor,
   type WebSocketLike,
 } from './live';
+export * from './webhooks';

@@ -33,6 +33,12 @@ export interface LiveConnectOptions {
    * `false`: a dropped socket closes the connection.
    */
   reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number };
+  /**
+   * Noticing a socket that died silently (a network that drops packets sends no close): after
+   * `intervalMs` (default 10 000) without any message the client sends `ping`, and with no answer
+   * within `timeoutMs` (default 5 000) it treats the socket as dropped and reconnects. `false`: off.
+   */
+  heartbeat?: false | { intervalMs?: number; timeoutMs?: number };
 }
 
 /** A gateway URL (`{ url }` of a gateway token), or a function that gets a fresh one for each reconnect. */
@@ -117,6 +123,9 @@ export class LiveConnection {
   /** The `resume_failed` error after a reset is reported as `reset`, not as an `error` message. */
   private swallowResumeFailed = false;
   private requests = 0;
+  private heartbeat: ReturnType<typeof setTimeout> | undefined;
+  /** A message arrived on the current socket since the heartbeat last looked. */
+  private heard = false;
 
   private constructor(
     private readonly url: LiveUrl,
@@ -253,6 +262,7 @@ export class LiveConnection {
         reject(new LiveConnectionClosed(1006, 'no welcome message in time'));
       }, timeoutMs);
       socket.onmessage = (event) => {
+        if (welcomed) this.heard = true;
         const message = parseServerMessage(event.data);
         if (!message) return;
         if (welcomed) return this.received(message);
@@ -264,6 +274,7 @@ export class LiveConnection {
             return reject(new LiveConnectionClosed(1000, 'closed by the client'));
           }
           this.socket = socket;
+          this.watch(socket);
           this.welcomed(message);
           resolve();
         } else if (message.type === 'error') {
@@ -332,6 +343,7 @@ export class LiveConnection {
   private dropped(socket: WebSocketLike, code: number, reason: string): void {
     if (socket !== this.socket) return;
     this.socket = undefined;
+    clearTimeout(this.heartbeat);
     if (this.stopped || this.options.reconnect === false || finalCodes.has(code)) {
       this.finish(new LiveConnectionClosed(code, reason));
       return;
@@ -339,6 +351,44 @@ export class LiveConnection {
     this.lostAt = Date.now();
     this.emit('disconnected', { code, reason });
     this.schedule();
+  }
+
+  /**
+   * Listens for silence on the socket: quiet for an interval, a `ping`; still quiet for the timeout,
+   * the socket is given up (closed without waiting for a close handshake that may never come).
+   */
+  private watch(socket: WebSocketLike): void {
+    clearTimeout(this.heartbeat);
+    if (this.options.heartbeat === false) return;
+    const intervalMs = this.options.heartbeat?.intervalMs ?? 10_000;
+    const timeoutMs = this.options.heartbeat?.timeoutMs ?? 5_000;
+    this.heard = false;
+    let pinged = false;
+    const check = () => {
+      if (socket !== this.socket) return;
+      if (this.heard) {
+        this.heard = false;
+        pinged = false;
+        this.heartbeat = setTimeout(check, intervalMs);
+      } else if (!pinged) {
+        pinged = true;
+        try {
+          socket.send(JSON.stringify({ type: 'ping' }));
+        } catch {
+          // A socket already closing: the next check gives it up.
+        }
+        this.heartbeat = setTimeout(check, timeoutMs);
+      } else {
+        socket.onclose = null;
+        socket.onmessage = null;
+        // The ws package can drop the connection at once; a WHATWG socket can only start a close.
+        const terminate = (socket as { terminate?: () => void }).terminate;
+        if (terminate) terminate.call(socket);
+        else socket.close(1000, 'no answer to ping');
+        this.dropped(socket, 1006, 'no answer to ping');
+      }
+    };
+    this.heartbeat = setTimeout(check, intervalMs);
   }
 
   private schedule(): void {
@@ -389,6 +439,7 @@ export class LiveConnection {
     if (this.closedWith) return;
     this.stopped = true;
     clearTimeout(this.retry);
+    clearTimeout(this.heartbeat);
     this.closedWith = closed;
     for (const listener of this.closeListeners) listener(closed);
     this.closeListeners.clear();

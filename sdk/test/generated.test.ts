@@ -14,3 +14,9 @@ it('src/generated/api.ts is what the contract generates (run `pnpm --filter @gat
   );
   expect(result).toBe('current');
 }, 240_000);
+
+it('VERSION (sent in User-Agent) is the version in package.json (`pnpm release:version` keeps them equal)', async () => {
+  const { VERSION } = await import('../src/version');
+  const { readFileSync } = await import('node:fs');
+  expect(VERSION).toBe(JSON.parse(readFileSync(path.join(sdk, 'package.json'), 'utf8')).version);
+});

@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from './support/server';
 // the whole document, the slowest page) loads in its own tab while the crawl runs.
 
 const screensDir = path.resolve(__dirname, '../test-output/docs-screens');
-const navigationTimeout = 45_000;
+const navigationTimeout = 90_000; // generous: the machine may be loaded
 const crawlTabs = 2;
 
 interface Visit {
@@ -135,7 +135,7 @@ describe('the docs site in Chromium', () => {
     expect(seen).toContain('/docs/webhooks');
     await tab.page.goto(`${t.url}/docs/guides/quickstart`, { waitUntil: 'load' });
     await tab.page.screenshot({ path: path.join(screensDir, 'guide-quickstart.png') });
-  }, 120_000);
+  }, 300_000);
 
   it('every link between pages resolves, fragments included', { timeout: 60_000 }, async () => {
     expect(visits.size).toBeGreaterThan(20);
@@ -180,7 +180,7 @@ describe('the docs site in Chromium', () => {
     await page.fill('#search-input', 'rotate-secret');
     await page.waitForSelector('#search-results a.result[href^="/docs/reference#operation/"]');
     expect(tab.problems).toEqual([]);
-  }, 90_000);
+  }, 180_000);
 
   it('the reference shows every public operation, and no dev tag', async () => {
     const spec = (await (await fetch(`${t.url}/docs/reference/openapi.json`)).json()) as {
@@ -214,7 +214,7 @@ describe('the docs site in Chromium', () => {
     expect(tabs.slice(0, 3)).toEqual(['curl', 'SDK', 'Payload']);
     await page.screenshot({ path: path.join(screensDir, 'reference.png') });
     expect(referenceTab.problems).toEqual([]);
-  }, 120_000);
+  }, 180_000);
 
   it('every error code has a written explanation', () => {
     expect(errorCodes.filter((c) => !errorDocs[c])).toEqual([]);

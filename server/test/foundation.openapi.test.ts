@@ -83,7 +83,11 @@ const specPaths: [string, string][] = [
 ];
 
 type Schema = Record<string, unknown>;
-type Response = { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: Schema; example?: unknown }> };
+type Response = {
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: Schema; example?: unknown }>;
+};
 type Operation = {
   operationId?: string;
   tags?: string[];
@@ -96,13 +100,28 @@ type Doc = {
   info: { version: string };
   paths: Record<string, Record<string, Operation>>;
   webhooks: Record<string, { post: Operation }>;
-  components: { securitySchemes: Record<string, unknown>; schemas: Record<string, Schema> };
+  components: {
+    securitySchemes: Record<string, unknown>;
+    schemas: Record<string, Schema>;
+    responses: Record<string, Response>;
+  };
 };
 
 describe('the OpenAPI document', () => {
   const generated = buildOpenApiDocument() as unknown as Doc;
+  // Shared problem responses are references into components.responses: read through them.
+  const resolve = (r: Response | { $ref: string }): Response =>
+    '$ref' in r ? generated.components.responses[r.$ref.replace('#/components/responses/', '')]! : r;
   const operations = Object.entries(generated.paths).flatMap(([p, ops]) =>
-    Object.entries(ops).map(([method, op]) => ({ name: `${method.toUpperCase()} ${p}`, op })),
+    Object.entries(ops).map(([method, op]) => ({
+      name: `${method.toUpperCase()} ${p}`,
+      op: {
+        ...op,
+        responses: Object.fromEntries(
+          Object.entries(op.responses).map(([status, r]) => [status, resolve(r)]),
+        ),
+      },
+    })),
   );
   const byId = (id: string) => operations.find(({ op }) => op.operationId === id)!.op;
 
@@ -146,20 +165,33 @@ describe('the OpenAPI document', () => {
         expect(base).toEqual({ $ref: '#/components/schemas/Problem' });
         const codes = ((narrowed!.properties as Record<string, Schema>).code!.enum as string[]) ?? [];
         expect(codes.length, `${name} ${status}`).toBeGreaterThan(0);
-        for (const code of codes) expect(errorStatus[code as keyof typeof errorStatus], `${name} ${code}`).toBe(Number(status));
+        for (const code of codes)
+          expect(errorStatus[code as keyof typeof errorStatus], `${name} ${code}`).toBe(Number(status));
       }
     }
     const codesOf = (id: string, status: string) =>
-      ((byId(id).responses[status]!.content!['application/problem+json']!.schema.allOf as Schema[])[1]!.properties as Record<string, Schema>)
-        .code!.enum;
+      (
+        (byId(id).responses[status]!.content!['application/problem+json']!.schema.allOf as Schema[])[1]!
+          .properties as Record<string, Schema>
+      ).code!.enum;
     expect(codesOf('events.start', '409')).toEqual(['conflict', 'invalid_state', 'idempotency_key_reused']);
     expect(codesOf('workspaces.create', '409')).toEqual(['conflict', 'slug_taken', 'idempotency_key_reused']);
     expect(byId('events.list').responses['409']).toBeUndefined();
     expect(byId('accounts.me').responses['404']).toBeUndefined();
   });
 
+  it('shares problem responses several operations answer alike as named components', () => {
+    const raw = generated.paths['/v1/events']!.get!.responses as Record<string, unknown>;
+    expect(raw['401']).toEqual({ $ref: '#/components/responses/Unauthorized' });
+    expect(generated.components.responses.Unauthorized!.headers).toHaveProperty('WWW-Authenticate');
+    const refs = JSON.stringify(generated.paths).match(/#\/components\/responses\/\w+/g) ?? [];
+    for (const ref of refs) expect(resolve({ $ref: ref }), ref).toBeDefined();
+  });
+
   it('makes Problem.code an enum of every public code', () => {
-    expect(generated.components.schemas.Problem!.properties).toMatchObject({ code: { $ref: '#/components/schemas/ErrorCode' } });
+    expect(generated.components.schemas.Problem!.properties).toMatchObject({
+      code: { $ref: '#/components/schemas/ErrorCode' },
+    });
     expect(generated.components.schemas.ErrorCode!.enum).toContain('invalid_state');
     expect(generated.components.schemas.ErrorCode!.enum).not.toContain('not_implemented');
   });
@@ -171,7 +203,16 @@ describe('the OpenAPI document', () => {
   });
 
   it('names the resources as component schemas and references them', () => {
-    for (const name of ['Event', 'EventWithPhases', 'Phase', 'Workspace', 'ApiKey', 'WebhookEndpoint', 'Invite', 'Member']) {
+    for (const name of [
+      'Event',
+      'EventWithPhases',
+      'Phase',
+      'Workspace',
+      'ApiKey',
+      'WebhookEndpoint',
+      'Invite',
+      'Member',
+    ]) {
       expect(generated.components.schemas[name], name).toBeDefined();
     }
     expect(byId('events.get').responses['200']!.content!['application/json']!.schema).toEqual({
@@ -194,7 +235,8 @@ describe('the OpenAPI document', () => {
       const body = op.requestBody?.content['application/json'];
       if (body) expect(body.example, name).toBeDefined();
       for (const [status, response] of Object.entries(op.responses)) {
-        const media = response.content?.['application/json'] ?? response.content?.['application/problem+json'];
+        const media =
+          response.content?.['application/json'] ?? response.content?.['application/problem+json'];
         if (media) expect(media.example, `${name} ${status}`).toBeDefined();
       }
     }

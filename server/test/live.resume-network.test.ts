@@ -194,7 +194,9 @@ describe.each([
     const proxy = await startTcpProxy(port);
     try {
       // A child process compiling the server through tsx: slow on a loaded 2-core machine.
-      await waitForReady(`http://127.0.0.1:${port}`, 90_000);
+      await waitForReady(`http://127.0.0.1:${port}`, 90_000).catch((err: Error) => {
+        throw new Error(`${err.message}; its output:\n${a.output().slice(-3000)}`);
+      });
       const gc = createClient({
         baseUrl: b.url,
         apiKey: (await createWorkspace(databaseUrl)).apiKey,

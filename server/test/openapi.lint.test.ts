@@ -17,7 +17,7 @@ const env = {
 };
 
 function run(command: string, args: string[]) {
-  const r = spawnSync(bin(command), args, { cwd: root, env, encoding: 'utf8', timeout: 120_000 });
+  const r = spawnSync(bin(command), args, { cwd: root, env, encoding: 'utf8', timeout: 300_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -32,7 +32,7 @@ describe('docs/openapi.json under the linters', () => {
     // .redocly.lint-ignore.yaml accepts exactly two findings: the identity-provider redirects (302 by
     // design, so no 2XX). Anything else it hid would show up here as a larger `ignored`.
     expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 2 });
-  }, 120_000);
+  }, 300_000);
 
   it('has 0 errors and 0 warnings under Spectral (spectral:oas)', () => {
     const r = run('spectral', ['lint', 'docs/openapi.json', '--format', 'json', '--fail-severity', 'hint']);
@@ -43,5 +43,5 @@ describe('docs/openapi.json under the linters', () => {
     }[];
     expect(results.map((p) => `${p.code}: ${p.message} @ ${p.path.join('.')}`)).toEqual([]);
     expect(r.status).toBe(0);
-  }, 120_000);
+  }, 300_000);
 });

@@ -29,6 +29,8 @@ beforeAll(async () => {
 afterAll(async () => {
   // The closing note of a run: how long the cluster took to start and each part took.
   console.info(`cluster test timings (ms): ${JSON.stringify(timings)}`);
+  const trouble = cluster?.balancerTrouble() ?? [];
+  if (trouble.length) console.info(`balancer: requests that did not end normally:\n${trouble.join('\n')}`);
   await Promise.all([cluster?.close(), rx?.close()]);
 });
 

@@ -1,4 +1,10 @@
-import { type ErrorCode, errorCodes, errorMeanings, errorStatus, type RouteMetadata } from '@gathercast/contract';
+import {
+  type ErrorCode,
+  errorCodes,
+  errorMeanings,
+  errorStatus,
+  type RouteMetadata,
+} from '@gathercast/contract';
 import { type AppRoute, isZodType } from '@ts-rest/core';
 
 /**
@@ -14,7 +20,8 @@ export const publicErrorCodes = errorCodes.filter((c) => !unpublished.has(c));
 
 const workspaceScoped = new Set<RouteMetadata['access']>(['member', 'admin', 'memberSession']);
 
-export const takesBody = (route: AppRoute) => route.method !== 'GET' && 'body' in route && isZodType(route.body);
+export const takesBody = (route: AppRoute) =>
+  route.method !== 'GET' && 'body' in route && isZodType(route.body);
 
 export function problemCodesOf(route: AppRoute): ErrorCode[] {
   const meta = route.metadata as RouteMetadata | undefined;
@@ -72,7 +79,8 @@ export function problemResponses(route: AppRoute): Record<string, Record<string,
     const headers: Record<string, unknown> = { ...requestIdHeader };
     if (status === 401) headers['WWW-Authenticate'] = header('WWWAuthenticate');
     if (status === 429) headers['Retry-After'] = header('RetryAfter');
-    if (rateLimited && (status === 429 || codes.includes('invalid_credentials'))) Object.assign(headers, rateLimitHeaders);
+    if (rateLimited && (status === 429 || codes.includes('invalid_credentials')))
+      Object.assign(headers, rateLimitHeaders);
     const first = codes[0]!;
     responses[String(status)] = {
       description: `${statusText[status] ?? status}: ${codes.map((c) => `\`${c}\` (${errorMeanings[c]})`).join('; ')}`,
@@ -104,10 +112,15 @@ export const problemComponents = {
   schemas: {
     Problem: {
       type: 'object',
-      description: 'Every error: `application/problem+json` with a stable `code`. Branch on `code` and the HTTP status.',
+      description:
+        'Every error: `application/problem+json` with a stable `code`. Branch on `code` and the HTTP status.',
       required: ['type', 'code', 'detail'],
       properties: {
-        type: { type: 'string', format: 'uri', description: 'A page explaining the code: `{PUBLIC_BASE_URL}/docs/errors/<code>`' },
+        type: {
+          type: 'string',
+          format: 'uri',
+          description: 'A page explaining the code: `{PUBLIC_BASE_URL}/docs/errors/<code>`',
+        },
         code: { $ref: '#/components/schemas/ErrorCode' },
         detail: { type: 'string', description: 'Human-readable; the text may change' },
         errors: {
@@ -117,37 +130,107 @@ export const problemComponents = {
             type: 'object',
             required: ['path', 'message'],
             properties: {
-              path: { type: 'string', description: 'Where the value was: `body.<field>`, `query.<name>`, `headers.<name>`' },
+              path: {
+                type: 'string',
+                description: 'Where the value was: `body.<field>`, `query.<name>`, `headers.<name>`',
+              },
               message: { type: 'string' },
             },
           },
         },
         requestId: {
           type: 'string',
-          description: 'The request id, the same as the `x-request-id` response header; quote it when reporting a problem',
+          description:
+            'The request id, the same as the `x-request-id` response header; quote it when reporting a problem',
         },
       },
     },
     ErrorCode: {
       type: 'string',
       enum: publicErrorCodes,
-      description: publicErrorCodes.map((c) => `- \`${c}\` (${errorStatus[c]}): ${errorMeanings[c]}`).join('\n'),
+      description: publicErrorCodes
+        .map((c) => `- \`${c}\` (${errorStatus[c]}): ${errorMeanings[c]}`)
+        .join('\n'),
     },
   },
   headers: {
     RequestId: {
-      description: 'The request id: the incoming `x-request-id` when it is 1–128 of `A-Za-z0-9._:-`, else a new UUID',
+      description:
+        'The request id: the incoming `x-request-id` when it is 1–128 of `A-Za-z0-9._:-`, else a new UUID',
       schema: { type: 'string' },
     },
-    RetryAfter: { description: 'Seconds to wait before trying again', schema: { type: 'integer', minimum: 1 } },
+    RetryAfter: {
+      description: 'Seconds to wait before trying again',
+      schema: { type: 'integer', minimum: 1 },
+    },
     WWWAuthenticate: {
       description:
         'The accepted schemes: `Bearer realm="gathercast"` (with `error="invalid_token"` when a Bearer token was refused) and `ApiKey realm="gathercast", header="x-api-key"`',
       schema: { type: 'string' },
     },
-    RateLimitLimit: { description: 'Requests allowed in the current window', schema: { type: 'integer', minimum: 1 } },
-    RateLimitRemaining: { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
-    RateLimitReset: { description: 'Seconds until the window starts over', schema: { type: 'integer', minimum: 0 } },
+    RateLimitLimit: {
+      description: 'Requests allowed in the current window',
+      schema: { type: 'integer', minimum: 1 },
+    },
+    RateLimitRemaining: {
+      description: 'Requests left in the current window',
+      schema: { type: 'integer', minimum: 0 },
+    },
+    RateLimitReset: {
+      description: 'Seconds until the window starts over',
+      schema: { type: 'integer', minimum: 0 },
+    },
     RateLimitPolicy: { description: 'The window: `<limit>;w=<window seconds>`', schema: { type: 'string' } },
   },
 };
+
+type Json = Record<string, unknown>;
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_m, _s, c: string) => c.toUpperCase());
+
+/**
+ * Problem responses that several operations answer identically (same status, codes and headers) move
+ * to `components.responses` and are referenced: the document stays small enough for reference renderers
+ * and code generators, and a generated client gets one named type per shared answer. Each is named after
+ * its codes (`Unauthorized`, `CsrfRejectedOrForbidden`). Returns the components; rewrites `paths`.
+ */
+export function shareProblemResponses(
+  paths: Record<string, Record<string, { responses: Record<string, Json> }>>,
+): Json {
+  const uses = new Map<string, number>();
+  const each = (visit: (responses: Record<string, Json>, status: string, key: string) => void) => {
+    for (const item of Object.values(paths)) {
+      for (const op of Object.values(item)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          if (Number(status) >= 400) visit(op.responses, status, JSON.stringify(response));
+        }
+      }
+    }
+  };
+  each((_r, _s, key) => uses.set(key, (uses.get(key) ?? 0) + 1));
+  const names = new Map<string, string>();
+  const shared: Json = {};
+  each((responses, status, key) => {
+    if ((uses.get(key) ?? 0) < 2) return;
+    let name = names.get(key);
+    if (!name) {
+      const codes = codesOf(responses[status]!);
+      const base = codes.map(pascal).join('Or');
+      name = base;
+      for (let n = 2; name in shared; n++) name = `${base}${n}`;
+      names.set(key, name);
+      shared[name] = responses[status];
+    }
+    responses[status] = { $ref: `#/components/responses/${name}` };
+  });
+  return Object.fromEntries(Object.entries(shared).sort(([a], [b]) => a.localeCompare(b)));
+}
+
+function codesOf(response: Json): string[] {
+  const media = (
+    response.content as Record<
+      string,
+      { schema: { allOf: { properties?: { code?: { enum?: string[] } } }[] } }
+    >
+  )['application/problem+json'];
+  return media?.schema.allOf[1]?.properties?.code?.enum ?? ['Problem'];
+}

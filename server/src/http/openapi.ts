@@ -2,7 +2,15 @@ import { type AccessPolicy, contract, type RouteMetadata } from '@gathercast/con
 import { generateOpenApi } from '@ts-rest/open-api';
 import type { AppRoute } from '@ts-rest/core';
 import { ExampleBuilder, requestExamples } from './openapi-examples';
-import { problemCodesOf, problemComponents, problemResponses, rateLimitHeaders, requestIdHeader, takesBody } from './openapi-problems';
+import {
+  problemCodesOf,
+  problemComponents,
+  problemResponses,
+  rateLimitHeaders,
+  requestIdHeader,
+  shareProblemResponses,
+  takesBody,
+} from './openapi-problems';
 import { defaultsOptional, extractNamedSchemas, toJsonSchemaNulls } from './openapi-schemas';
 import { webhookSchemas, webhooksSection } from './openapi-webhooks';
 
@@ -90,7 +98,10 @@ export function buildOpenApiDocument(): Json {
       servers: [{ url: '/', description: 'The server this document is served from' }],
       tags: Object.entries(tagDescriptions).map(([name, description]) => ({ name, description })),
     },
-    { setOperationId: 'concatenated-path', operationMapper: (operation, route) => completeOperation(operation as Operation, route) as never },
+    {
+      setOperationId: 'concatenated-path',
+      operationMapper: (operation, route) => completeOperation(operation as Operation, route) as never,
+    },
   ) as Json & { components?: Json };
 
   const schemas = extractNamedSchemas(doc);
@@ -102,25 +113,42 @@ export function buildOpenApiDocument(): Json {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
-        description: 'The same key and body within 24 h replays the first answer; another body answers 409 `idempotency_key_reused`',
+        description:
+          'The same key and body within 24 h replays the first answer; another body answers 409 `idempotency_key_reused`',
         schema: { type: 'string', maxLength: 255 },
       },
     },
     securitySchemes: {
       apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Workspace API key (`gck_…`)' },
-      sessionCookie: { type: 'apiKey', in: 'cookie', name: 'gc_session', description: 'Account session cookie' },
-      bearerSession: { type: 'http', scheme: 'bearer', description: 'Session token (`gcs_`, `gcw_`, `gcg_`, `gce_`)' },
-      platformKey: { type: 'apiKey', in: 'header', name: 'x-platform-key', description: 'Platform operator key' },
+      sessionCookie: {
+        type: 'apiKey',
+        in: 'cookie',
+        name: 'gc_session',
+        description: 'Account session cookie',
+      },
+      bearerSession: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Session token (`gcs_`, `gcw_`, `gcg_`, `gce_`)',
+      },
+      platformKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'x-platform-key',
+        description: 'Platform operator key',
+      },
     },
   };
+  const paths = toJsonSchemaNulls(doc.paths) as Parameters<typeof shareProblemResponses>[0];
+  const responses = shareProblemResponses(paths);
   const document: Json = {
     openapi: '3.1.0',
     info: doc.info,
     servers: doc.servers,
     tags: doc.tags,
-    paths: toJsonSchemaNulls(doc.paths),
+    paths,
     webhooks: webhooksSection(),
-    components: { ...components, schemas: toJsonSchemaNulls(components.schemas) },
+    components: { ...components, schemas: toJsonSchemaNulls(components.schemas), responses },
   };
   addExamples(document);
   return document;
@@ -134,7 +162,8 @@ function completeOperation(op: Operation, route: AppRoute): Operation {
   for (const [status, response] of Object.entries(op.responses)) {
     if (Number(status) >= 400) continue;
     const headers: Json = { ...requestIdHeader, ...(rateLimited ? rateLimitHeaders : {}) };
-    if (status === '302') headers.Location = { description: 'Where the browser goes next', schema: { type: 'string' } };
+    if (status === '302')
+      headers.Location = { description: 'Where the browser goes next', schema: { type: 'string' } };
     responses[status] = {
       ...response,
       description: response.description === status ? (successText[status] ?? status) : response.description,
@@ -143,12 +172,15 @@ function completeOperation(op: Operation, route: AppRoute): Operation {
   }
   Object.assign(responses, problemResponses(route));
   op.responses = responses;
-  op.description = [route.description ?? route.summary, `**Who may call:** ${whoMayCall[access]}`].filter(Boolean).join('\n\n');
+  op.description = [route.description ?? route.summary, `**Who may call:** ${whoMayCall[access]}`]
+    .filter(Boolean)
+    .join('\n\n');
   op.security = securityFor[access];
   if (op.requestBody) {
     defaultsOptional(op.requestBody.content);
     op.requestBody.description = 'JSON body';
-    if (takesBody(route) && !(route as { body: { isOptional(): boolean } }).body.isOptional()) op.requestBody.required = true;
+    if (takesBody(route) && !(route as { body: { isOptional(): boolean } }).body.isOptional())
+      op.requestBody.required = true;
   }
   const params = op.parameters ?? [];
   if (meta?.workspace === 'context') {

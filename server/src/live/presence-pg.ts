@@ -1,5 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { withLockedTransaction } from '../db/pool';
+import { sql } from '../db/sql';
 import {
   type AudienceCounts,
   noAudience,
@@ -7,6 +9,9 @@ import {
   type PresenceStore,
   type PresenceTiming,
 } from './presence-store';
+
+/** Joins and leaves of one participant in one event serialize on this advisory lock, on every process. */
+const lockKey = (eventId: string, participantId: string) => `live:${eventId}:${participantId}`;
 
 /** Presence in table live_presence (REDIS_URL unset); a per-participant advisory lock orders joins and leaves. */
 export class PgPresenceStore implements PresenceStore {
@@ -17,32 +22,60 @@ export class PgPresenceStore implements PresenceStore {
   ) {}
 
   private locked<T>(eventId: string, participantId: string, fn: (c: pg.PoolClient) => Promise<T>) {
-    return withLockedTransaction(this.pool, `live:${eventId}:${participantId}`, fn);
+    return withLockedTransaction(this.pool, lockKey(eventId, participantId), fn);
   }
 
+  /**
+   * Whether the participant has an entry, expired or not: an expired entry is present until a sweep
+   * removes it (and, if it was the last, fires participant.left), so first/last are decided against the
+   * same rows the sweep decides against, however late a loaded process renews its entries.
+   */
   private async othersPresent(c: pg.PoolClient, eventId: string, participantId: string) {
     const { rows } = await c.query(
       `select 1 from live_presence
-        where event_id = $1 and participant_id = $2
-          and expires_at > now() limit 1`,
+        where event_id = $1 and participant_id = $2 limit 1`,
       [eventId, participantId],
     );
     return rows.length > 0;
   }
 
-  join(eventId: string, info: PresenceInfo): Promise<boolean> {
-    return this.locked(eventId, info.participantId, async (c) => {
-      const present = await this.othersPresent(c, eventId, info.participantId);
-      await c.query(
-        `insert into live_presence (event_id, participant_id, process_id, connections, info, expires_at)
-         values ($1, $2, $3, 1, $4, now() + make_interval(secs => $5::float8 / 1000))
+  /**
+   * In the caller's transaction: the participants' advisory locks (in key order, so concurrent batches
+   * on any process cannot deadlock), then one statement that tells who had no live entry before and
+   * adds this process's connection for each.
+   */
+  async joinMany(tx: EntityManager, eventId: string, infos: PresenceInfo[]): Promise<PresenceInfo[]> {
+    const lockKeys = infos.map((i) => lockKey(eventId, i.participantId)).sort();
+    await sql(
+      tx,
+      'select pg_advisory_xact_lock(hashtext(k)) from jsonb_array_elements_text(?::jsonb) with ordinality as t(k, n) order by n',
+      [JSON.stringify(lockKeys)],
+    );
+    const rows = await sql<{ participant_id: string }>(
+      tx,
+      `with input as (
+         select x.participant_id, x.info from jsonb_to_recordset(?::jsonb) as x(participant_id text, info jsonb)),
+       present as (
+         select distinct p.participant_id from live_presence p join input i using (participant_id)
+          where p.event_id = ?),
+       added as (
+         insert into live_presence (event_id, participant_id, process_id, connections, info, expires_at)
+         select ?, i.participant_id, ?, 1, i.info, clock_timestamp() + make_interval(secs => ?::float8 / 1000) from input i
          on conflict (event_id, participant_id, process_id)
          do update set connections = live_presence.connections + 1, info = excluded.info,
-                       expires_at = excluded.expires_at`,
-        [eventId, info.participantId, this.processId, JSON.stringify(info), this.timing.ttlMs],
-      );
-      return !present;
-    });
+                       expires_at = excluded.expires_at
+         returning participant_id)
+       select a.participant_id from added a where a.participant_id not in (select participant_id from present)`,
+      [
+        JSON.stringify(infos.map((info) => ({ participant_id: info.participantId, info }))),
+        eventId,
+        eventId,
+        this.processId,
+        this.timing.ttlMs,
+      ],
+    );
+    const first = new Set(rows.map((r) => r.participant_id));
+    return infos.filter((i) => first.has(i.participantId));
   }
 
   leave(eventId: string, participantId: string): Promise<PresenceInfo | null> {

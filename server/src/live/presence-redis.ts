@@ -106,7 +106,13 @@ export class RedisPresenceStore implements PresenceStore {
     await this.heartbeat();
   }
 
-  async join(eventId: string, info: PresenceInfo): Promise<boolean> {
+  /** Redis is not in the database transaction: the joins are decided here, before the outbox rows commit. */
+  async joinMany(_tx: unknown, eventId: string, infos: PresenceInfo[]): Promise<PresenceInfo[]> {
+    const first = await Promise.all(infos.map((info) => this.#join(eventId, info)));
+    return infos.filter((_, i) => first[i]);
+  }
+
+  async #join(eventId: string, info: PresenceInfo): Promise<boolean> {
     const first = await this.#redis.eval(
       joinScript,
       4,

@@ -1,4 +1,5 @@
 import type { EventRole } from '@gathercast/contract';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** Participants present by narrowed role (at join time), every process counted. */
 export type AudienceCounts = Record<EventRole, number>;
@@ -24,13 +25,18 @@ export interface PresenceInfo {
 }
 
 /**
- * Connections per participant, counted across every server process. `join` and `leave` run once
+ * Connections per participant, counted across every server process. `joinMany` and `leave` run once
  * per connection; they answer whether this was the participant's first (last) connection anywhere.
  * Each process renews its own entries with `heartbeat`; `sweep` drops the entries of processes that
  * stopped renewing (crashed) and answers the participants who are therefore gone.
  */
 export interface PresenceStore {
-  join(eventId: string, info: PresenceInfo): Promise<boolean>;
+  /**
+   * One connection each for several distinct participants of an event; answers those for whom it was
+   * the first connection anywhere. A store kept in the database writes in `tx`, so the presence rows
+   * commit with the participant.joined outbox rows written there.
+   */
+  joinMany(tx: EntityManager, eventId: string, infos: PresenceInfo[]): Promise<PresenceInfo[]>;
   leave(eventId: string, participantId: string): Promise<PresenceInfo | null>;
   list(eventId: string): Promise<PresenceInfo[]>;
   /** Present participants with participantId > `after`, in participantId order, at most `limit`. */

@@ -1,15 +1,31 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext } from '../lib/context';
+import { Batcher } from '../webhooks/batcher';
 import type { Fanout } from './fanout';
 import type { AudienceCounts, PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+
+/** At most this many joins are written in one transaction. */
+const maxJoinBatch = 200;
+
+interface Joining {
+  workspaceId: string;
+  eventId: string;
+  info: PresenceInfo;
+}
 
 /**
  * Participant presence: joined fires on a participant's first connection anywhere and left on their
  * last, as a webhook (participant.joined / participant.left, recorded in the outbox) and, for everyone
  * but viewers, as presence.joined / presence.left to the event's sockets other than viewers. Calls for
  * one participant run one after another in this process, so a quick reconnect cannot overtake a leave.
+ *
+ * Joins are grouped: those that arrive while earlier groups are being written go together, presence
+ * rows and participant.joined outbox rows in ONE transaction. A join storm then costs a commit per
+ * group, not per viewer, and a join is never committed without its webhook (nor the other way round).
  */
 export class LivePresence {
   readonly #chains = new Map<string, Promise<unknown>>();
+  readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxJoinBatch, 2);
   #timer: NodeJS.Timeout | undefined;
   #ticking = false;
 
@@ -45,8 +61,7 @@ export class LivePresence {
 
   join(workspaceId: string, eventId: string, info: PresenceInfo): Promise<void> {
     return this.#serial(`${eventId}/${info.participantId}`, async () => {
-      if (!(await this.store.join(eventId, info))) return;
-      await this.#announce('participant.joined', workspaceId, eventId, info);
+      if (await this.#joins.submit({ workspaceId, eventId, info })) await this.#tellRoom('participant.joined', eventId, info);
     });
   }
 
@@ -57,25 +72,52 @@ export class LivePresence {
     });
   }
 
+  /** Several joins (distinct participants: one participant's calls are serial) in one transaction. */
+  #joinBatch(batch: Joining[]): Promise<boolean[]> {
+    return this.ctx.orm.em.fork().transactional(async (tx) => {
+      const first = new Set<Joining>();
+      for (const eventId of new Set(batch.map((j) => j.eventId))) {
+        const ofEvent = batch.filter((j) => j.eventId === eventId);
+        const firsts = new Set(await this.store.joinMany(tx, eventId, ofEvent.map((j) => j.info)));
+        for (const j of ofEvent) if (firsts.has(j.info)) first.add(j);
+      }
+      for (const j of first) await this.#record(tx, 'participant.joined', j.workspaceId, j.eventId, j.info);
+      return batch.map((j) => first.has(j));
+    });
+  }
+
   async #announce(
     type: 'participant.joined' | 'participant.left',
     workspaceId: string,
     eventId: string,
     info: PresenceInfo,
   ): Promise<void> {
-    await this.ctx.orm.em.fork().transactional((tx) =>
-      this.ctx.bus.record(tx, {
-        type,
-        workspaceId,
-        eventId,
-        data: {
-          participantId: info.participantId,
-          ...(info.userId && !info.anonymous ? { userId: info.userId } : {}),
-          anonymous: info.anonymous,
-          role: info.role,
-        },
-      }),
-    );
+    await this.ctx.orm.em.fork().transactional((tx) => this.#record(tx, type, workspaceId, eventId, info));
+    await this.#tellRoom(type, eventId, info);
+  }
+
+  async #record(
+    tx: EntityManager,
+    type: 'participant.joined' | 'participant.left',
+    workspaceId: string,
+    eventId: string,
+    info: PresenceInfo,
+  ): Promise<void> {
+    await this.ctx.bus.record(tx, {
+      type,
+      workspaceId,
+      eventId,
+      data: {
+        participantId: info.participantId,
+        ...(info.userId && !info.anonymous ? { userId: info.userId } : {}),
+        anonymous: info.anonymous,
+        role: info.role,
+      },
+    });
+  }
+
+  /** presence.joined / presence.left to the room (everyone but viewers). */
+  async #tellRoom(type: 'participant.joined' | 'participant.left', eventId: string, info: PresenceInfo): Promise<void> {
     const { participantId, name, role, anonymous } = info;
     // Viewers are counted (the `audience` message), not announced: announcing each of them to
     // everyone costs N messages per join.

@@ -43,6 +43,8 @@ export interface Cluster {
   processes: ApiProcess[];
   /** How long building the bundle, starting the processes and the balancer took. */
   timings: { buildMs: number; processesReadyMs: number; balancerReadyMs: number };
+  /** The balancer's log lines for requests that did not end normally (a 5xx, or a cut connection). */
+  balancerTrouble(): string[];
   /** Stops everything still running (balancer and processes). */
   close(): Promise<void>;
 }
@@ -154,6 +156,7 @@ export async function startCluster(size = 3): Promise<Cluster> {
         ...process.env,
         LISTEN: `127.0.0.1:${balancerPort}`,
         CHECK_INTERVAL: '250ms',
+        HAPROXY_LOG_LEVEL: 'info',
         ...Object.fromEntries(processes.map((p) => [p.name.toUpperCase(), p.url.replace('http://', '')])),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -165,7 +168,14 @@ export async function startCluster(size = 3): Promise<Cluster> {
     await close();
     throw err;
   }
-  return { url, databaseUrl, processes, timings, close };
+  // httplog: `… backend/server Tq/Tw/Tc/Tr/Ta status bytes - - ---- …`; four dashes end a request normally.
+  const normal = / [1-4]\d\d \d+ - - ---- /;
+  const balancerTrouble = () =>
+    (balancer?.output() ?? '')
+      .split('\n')
+      .filter((l) => l.includes('api_processes/') && !normal.test(l))
+      .map((l) => l.slice(0, 200));
+  return { url, databaseUrl, processes, timings, balancerTrouble, close };
 }
 
 /** One process's metric value (series name with its exact label text), read from its METRICS_PORT. */

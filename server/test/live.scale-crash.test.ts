@@ -1,0 +1,141 @@
+import { createClient } from '@gathercast/sdk';
+import pg from 'pg';
+import WebSocket from 'ws';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventBudgetMs } from './support/budgets';
+import { createTestDatabase } from './support/database';
+import { eventIn } from './support/events';
+import { freePort } from './support/ports';
+import { type ServerProcess, spawnServer, waitForReady } from './support/process';
+import { Receiver } from './support/receiver';
+import { createWorkspaceWithKey } from './support/webhook-fixtures';
+import { fastWebhookEnv } from './support/webhook-server';
+
+/**
+ * A join storm cut by SIGKILL: viewers join a live broadcast on a server child process that is killed
+ * once some of them are in. Joins are written in groups (presence rows and participant.joined outbox
+ * rows in one transaction), so every join the database kept has its one webhook, delivered after the
+ * restart, and no viewer gets two participant.joined with different ids.
+ */
+const viewers = 150;
+const killAfter = 60;
+
+let databaseUrl: string;
+let rx: Receiver;
+let db: pg.Client;
+let proc: ServerProcess | undefined;
+let url: string;
+let env: Record<string, string>;
+
+const savedRedisUrl = process.env.REDIS_URL;
+beforeAll(async () => {
+  // Presence in PostgreSQL (the child inherits this environment): it commits with the outbox rows.
+  delete process.env.REDIS_URL;
+  databaseUrl = await createTestDatabase();
+  rx = await Receiver.start();
+  db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  env = {
+    ...fastWebhookEnv,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: databaseUrl,
+    PUBLIC_BASE_URL: url,
+    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    LOG_LEVEL: 'warn',
+  };
+  proc = spawnServer(env);
+  await waitForReady(url, 90_000);
+}, 120_000);
+
+afterAll(async () => {
+  if (proc && proc.child.exitCode === null) {
+    proc.child.kill('SIGKILL');
+    await proc.exited;
+  }
+  await db?.end();
+  await rx?.close();
+  if (savedRedisUrl !== undefined) process.env.REDIS_URL = savedRedisUrl;
+});
+
+/** One anonymous viewer's socket: its participantId (from welcome) and whether its join completed. */
+function openViewer(socketUrl: string) {
+  const state = { participantId: '', counted: false };
+  const ws = new WebSocket(socketUrl);
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data)) as { type: string; identity?: { participantId: string } };
+    if (m.type === 'welcome') state.participantId = m.identity!.participantId;
+    // `audience` follows the presence write: the join was committed.
+    if (m.type === 'audience') state.counted = true;
+  });
+  ws.on('error', () => {});
+  return { state, ws };
+}
+
+describe('live joins under a crash', () => {
+  it('keeps one participant.joined webhook for every committed join when the server is SIGKILLed mid-storm', async () => {
+    const { apiKey } = await createWorkspaceWithKey(databaseUrl);
+    const gc = createClient({ baseUrl: url, apiKey, maxRetries: 0 });
+    await gc.webhooks.create({ body: { url: rx.url('joins'), eventTypes: ['participant.joined'] } });
+    const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }], { visibility: 'public' });
+    const anonymous = createClient({ baseUrl: url, maxRetries: 0 });
+    const tokens = await Promise.all(
+      Array.from({ length: viewers }, () => anonymous.gateway.token({ body: { eventId: event.id } })),
+    );
+
+    const crowd = tokens.map((t) => openViewer(t.url));
+    const deadline = Date.now() + eventBudgetMs;
+    while (crowd.filter((v) => v.state.counted).length < killAfter) {
+      if (Date.now() > deadline) throw new Error('viewers did not join');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    proc!.child.kill('SIGKILL');
+    await proc!.exited;
+    for (const v of crowd) v.ws.terminate();
+
+    const committed = new Set(
+      (
+        await db.query<{ participant_id: string }>('select participant_id from live_presence where event_id = $1', [
+          event.id,
+        ])
+      ).rows.map((r) => r.participant_id),
+    );
+    const counted = crowd.filter((v) => v.state.counted).map((v) => v.state.participantId);
+    expect(committed.size).toBeGreaterThanOrEqual(killAfter);
+    for (const id of counted) expect(committed).toContain(id);
+
+    // Grouped: fewer transactions than joins (rows written by one transaction share its xmin).
+    const outbox = (
+      await db.query<{ participant_id: string; tx: string }>(
+        `select payload->>'participantId' as participant_id, xmin::text as tx
+           from domain_event where event_id = $1 and type = 'participant.joined'`,
+        [event.id],
+      )
+    ).rows;
+    expect(new Set(outbox.map((r) => r.participant_id))).toEqual(committed);
+    expect(outbox).toHaveLength(committed.size);
+    expect(new Set(outbox.map((r) => r.tx)).size).toBeLessThan(outbox.length);
+
+    // The restarted server delivers what the killed one committed: one id per committed viewer.
+    proc = spawnServer(env);
+    await waitForReady(url, 90_000);
+    const idsOf = () => {
+      const ids = new Map<string, Set<string>>();
+      for (const r of rx.requests) {
+        const body = JSON.parse(r.body) as { id: string; participantId: string };
+        ids.set(body.participantId, (ids.get(body.participantId) ?? new Set()).add(body.id));
+      }
+      return ids;
+    };
+    const delivered = Date.now() + eventBudgetMs;
+    while ([...committed].some((id) => !idsOf().has(id))) {
+      if (Date.now() > delivered) throw new Error(`webhooks missing: ${committed.size - idsOf().size}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const ids = idsOf();
+    expect(new Set(ids.keys())).toEqual(committed);
+    for (const [participantId, set] of ids) expect({ participantId, ids: set.size }).toEqual({ participantId, ids: 1 });
+  }, 240_000);
+});

@@ -1,0 +1,120 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ensureHaproxy, haproxyConfig, imageStartCommand, repoDir } from './support/cluster';
+
+/**
+ * Docker is not on the test machines: what can be checked without it is checked here. The compose
+ * file parses and wires three API processes, PostgreSQL, Redis and the balancer together with health
+ * checks on /readyz; the image starts the server with the command the cluster test runs; the
+ * balancer's configuration is valid with compose's settings.
+ */
+interface Service {
+  image?: string;
+  build?: unknown;
+  command?: unknown;
+  environment?: Record<string, string>;
+  healthcheck?: { test: string[] };
+  depends_on?: Record<string, { condition: string }>;
+  ports?: string[];
+  volumes?: string[];
+}
+const compose = parse(readFileSync(path.join(repoDir, 'compose.yaml'), 'utf8')) as { services: Record<string, Service> };
+const dockerfile = readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8');
+const apis = ['api1', 'api2', 'api3'];
+
+/** The instructions of the Dockerfile's last stage, line continuations joined. */
+const finalStage = () => {
+  const lines = dockerfile.replace(/\\\n\s*/g, '').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+  const froms = lines.flatMap((l, i) => (l.startsWith('FROM ') ? [i] : []));
+  return lines.slice(froms.at(-1));
+};
+
+describe('compose.yaml', () => {
+  it('runs PostgreSQL, Redis, three API processes and a load balancer', () => {
+    expect(Object.keys(compose.services).sort()).toEqual(['api1', 'api2', 'api3', 'lb', 'postgres', 'redis']);
+    expect(compose.services.lb!.image).toMatch(/^haproxy:/);
+  });
+
+  it('builds the API processes from the Dockerfile and starts them with its command', () => {
+    for (const name of apis) {
+      const api = compose.services[name]!;
+      expect(api.build, name).toBe('.');
+      // No command of its own: the image's CMD, the one the cluster test runs.
+      expect(api.command, name).toBeUndefined();
+    }
+  });
+
+  it('points every API process at the shared database and Redis, behind a trusted proxy', () => {
+    for (const name of apis) {
+      const env = compose.services[name]!.environment!;
+      expect(new URL(env.DATABASE_URL!).host).toBe('postgres:5432');
+      expect(new URL(env.REDIS_URL!).host).toBe('redis:6379');
+      expect(env.TRUST_PROXY).toBe('true');
+      expect(env.PUBLIC_BASE_URL).toContain('8080');
+    }
+  });
+
+  it('checks every API process on /readyz and starts them once PostgreSQL and Redis are healthy', () => {
+    for (const name of apis) {
+      const api = compose.services[name]!;
+      expect(api.healthcheck!.test.join(' '), name).toContain('/readyz');
+      expect(api.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+    }
+    expect(compose.services.postgres!.healthcheck!.test).toContain('pg_isready');
+    expect(compose.services.redis!.healthcheck!.test.join(' ')).toContain('ping');
+  });
+
+  it('gives the balancer deploy/haproxy.cfg and the three processes, and publishes only its port', () => {
+    const lb = compose.services.lb!;
+    expect(lb.volumes).toContain('./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
+    expect(lb.environment).toMatchObject({ API1: 'api1:3000', API2: 'api2:3000', API3: 'api3:3000' });
+    expect(lb.ports).toEqual(['8080:8080']);
+    for (const name of ['api1', 'api2', 'api3', 'postgres', 'redis']) expect(compose.services[name]!.ports, name).toBeUndefined();
+    expect(Object.keys(lb.depends_on!).sort()).toEqual(apis);
+  });
+
+  it("has a balancer configuration HAProxy accepts with compose's settings", async () => {
+    const haproxy = await ensureHaproxy();
+    // Exactly compose's environment: the service names resolve only inside compose's network, which
+    // the configuration allows for (init-addr none), and -c binds nothing.
+    const env = { ...process.env, ...compose.services.lb!.environment };
+    const { stdout } = await promisify(execFile)(haproxy, ['-c', '-f', haproxyConfig], { env });
+    expect(stdout).toContain('Configuration file is valid');
+  }, 180_000);
+});
+
+describe('Dockerfile', () => {
+  it('builds in one stage and runs Node 20 slim in another', () => {
+    const froms = dockerfile.split('\n').filter((l) => l.startsWith('FROM '));
+    expect(froms.length).toBeGreaterThanOrEqual(2);
+    expect(froms.at(-1)).toMatch(/^FROM node:20-slim\s*$/);
+  });
+
+  it('starts the server with the command the cluster test runs', () => {
+    const cmd = finalStage().find((l) => l.startsWith('CMD '))!;
+    expect(JSON.parse(cmd.slice(4))).toEqual([...imageStartCommand]);
+  });
+
+  it('runs as a user other than root', () => {
+    const user = finalStage()
+      .filter((l) => l.startsWith('USER '))
+      .at(-1);
+    expect(user).toBeDefined();
+    expect(user!.slice(5).trim()).not.toMatch(/^(root|0)(:|$)/);
+  });
+
+  it('copies only the built server and its production dependencies into the image', () => {
+    const copies = finalStage().filter((l) => l.startsWith('COPY '));
+    expect(copies.every((l) => l.startsWith('COPY --from=build '))).toBe(true);
+    expect(copies.map((l) => l.split(/\s+/).at(-1))).toEqual(['./package.json', './node_modules', './dist']);
+    expect(dockerfile).toMatch(/deploy --prod/);
+  });
+
+  it('checks /readyz', () => {
+    expect(finalStage().find((l) => l.startsWith('HEALTHCHECK '))).toContain('/readyz');
+  });
+});

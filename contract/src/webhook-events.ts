@@ -1,4 +1,4 @@
-// Webhook event bodies (service-api.md "Events", decisions.md §7).
+// Webhook event bodies: the base fields of every delivery, then each type's own fields (docs/webhooks.md).
 //
 // Every delivery body is flat: the base fields plus the fields of its type.
 // The TypeScript types are written out by hand (not inferred from the schemas) so that

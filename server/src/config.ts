@@ -72,7 +72,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** Reads decisions.md §2 from the environment; every bad variable gets one line naming it. */
+/** Reads the configuration variables (README, "Configuration") from the environment; every bad variable gets one line naming it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const present = Object.fromEntries(
     Object.keys(envSchema.shape)

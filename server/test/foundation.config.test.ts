@@ -14,7 +14,7 @@ function problemsOf(env: Record<string, string>): string[] {
 }
 
 describe('configuration from the environment', () => {
-  it('uses the defaults of decisions.md §2 when nothing is set', () => {
+  it('uses the documented defaults when nothing is set', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       port: 3000,

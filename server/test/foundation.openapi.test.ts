@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from './support/server';
 
 const committedPath = path.resolve(__dirname, '../../docs/openapi.json');
 
-/** Every path the specification (service-api.md) names, in OpenAPI form. */
+/** Every path the public API serves, in OpenAPI form. */
 const specPaths: [string, string][] = [
   ['post', '/v1/accounts/signup'],
   ['post', '/v1/accounts/login'],

@@ -14,7 +14,7 @@ import { createClient } from '@gathercast/sdk';
 
 const redisUrl = 'redis://127.0.0.1:6379';
 
-/** Two server processes on one database, as decisions §8 asks: once without Redis, once with it. */
+/** Two server processes on one database, as a deployment runs them: once without Redis, once with it. */
 describe.each([
   ['PostgreSQL', {}],
   ['Redis', { REDIS_URL: redisUrl }],

@@ -16,7 +16,7 @@ interface Vector {
 const vectorsFile = path.resolve(__dirname, '../../webhook-verifier/test-vectors.json');
 
 describe('signer', () => {
-  it('produces the decisions.md §7 reference header', () => {
+  it('produces the documented reference header', () => {
     const body = '{"id":"0b6f8c7e-2f4c-4b7e-9a51-3d1f6e0c2a10","type":"event.published"}';
     const expected = createHmac('sha256', 'whsec_test_0123456789abcdef').update(`1700000000.${body}`).digest('hex');
     expect(signatureHeader(['whsec_test_0123456789abcdef'], 1700000000, body)).toBe(`t=1700000000,v1=${expected}`);
@@ -41,7 +41,7 @@ describe('signer', () => {
 });
 
 describe('retry schedule', () => {
-  it('is decisions.md §7: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 12 h, then failed', () => {
+  it('is the documented schedule: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 12 h, then failed', () => {
     const mid = () => 0.5;
     const delays = Array.from({ length: 11 }, (_, i) => nextRetryDelayMs(i + 1, defaultRetryScheduleMs, mid));
     expect(delays).toEqual([5e3, 30e3, 120e3, 600e3, 1800e3, 3600e3, 7200e3, 14400e3, 28800e3, 43200e3, null]);

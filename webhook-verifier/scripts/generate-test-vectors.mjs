@@ -66,7 +66,7 @@ export function buildVectors() {
   const v1 = ref.split(',')[1];
   return {
     description:
-      'Shared vectors for Gathercast webhook signatures (decisions.md §7). A signer given signerSecrets, ' +
+      'Shared vectors for Gathercast webhook signatures. A signer given signerSecrets, ' +
       'timestamp and body must produce exactly headers["x-gc-signature"] of every valid vector (one v1= per ' +
       'secret, in order). A verifier configured with verifierSecrets, whose clock reads now, must accept ' +
       'every valid vector and reject every invalid one with expectedCode.',
@@ -78,7 +78,7 @@ export function buildVectors() {
       units: 'timestamp and now are unix seconds; body is the exact raw body (UTF-8)',
     },
     valid: [
-      valid('decisions §7 reference vector', {
+      valid('documented reference vector', {
         signerSecrets: [SECRET],
         body: REFERENCE_BODY,
         id: ID,

@@ -7,7 +7,7 @@ describe('test-vectors.json', () => {
     expect(vectors).toEqual(buildVectors());
   });
 
-  it('carries the decisions §7 reference header', () => {
+  it('carries the documented reference header', () => {
     expect(vectors.valid[0].headers['x-gc-signature']).toBe(
       't=1700000000,v1=ef8d664dff02332ebb46900809028dcfac3024b86d406b66e6d1a011c91da3f5',
     );

@@ -19,7 +19,7 @@ import { eventOfWorkspace, recordingOfWorkspace } from './scope';
 type Bus = Pick<AppContext, 'bus'>;
 
 /**
- * Recordings and clips, ingested by the media pipeline through the API (decisions §9). Each create
+ * Recordings and clips, ingested by the media pipeline through the API. Each create
  * writes its `*.ready` domain event in the same transaction (the webhook outbox), with
  * `assetId` = the created row's id.
  */

@@ -7,7 +7,7 @@ import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 import type { EngineName } from './summary-engine';
 import type { BuiltTableNotes, ResolvedUser, TableInput } from './table-notes';
 
-/** Table-notes tokens (`gcn_`) work this long (decisions §4). */
+/** Table-notes tokens (`gcn_`) work this long. */
 export const tableNotesTokenLifetimeMs = 90 * 24 * 3600 * 1000;
 
 /** The page a table-notes email links to; the page reads GET /v1/public/events/{id}/table-summary?t=. */

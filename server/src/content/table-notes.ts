@@ -12,7 +12,7 @@ import {
   wordCount,
 } from './text-analysis';
 
-/** Breakout table rooms are `evt_<eventId>_table_<n>` (decisions §8). */
+/** Breakout table rooms are `evt_<eventId>_table_<n>`. */
 const tableRoom = /^evt_(.+)_table_(\d+)$/i;
 
 export const isTableRoom = (roomId: string | null | undefined) => !!roomId && tableRoom.test(roomId);

@@ -26,7 +26,7 @@ interface Row {
  * One table's notes for the holder of a `gcn_` token (the token is the credential: no session, and
  * it works for private events too). The token names one table of one event and one recipient, so
  * the answer never holds another table's content. Unknown, expired or another event's token:
- * 404 not_found (decisions §3).
+ * 404 not_found.
  */
 export async function tableSummary(
   em: EntityManager,

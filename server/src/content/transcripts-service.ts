@@ -67,7 +67,7 @@ async function prepare(
 }
 
 /**
- * Ingests a transcript (decisions §9). In one transaction: the transcript, its AI summary (from the
+ * Ingests a transcript. In one transaction: the transcript, its AI summary (from the
  * segments outside breakout tables), each table's notes with one `gcn_` token per table member, and
  * `transcript.ready`. The table-notes emails go out after the commit, before the 201.
  */

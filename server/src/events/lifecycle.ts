@@ -9,7 +9,7 @@ import { type EventRow, eventColumns, type PhaseRow, phaseColumns, withPhases } 
 import { sql } from '../db/sql';
 
 /**
- * The event state machine (spec state table, decisions §5). Every transition runs in one
+ * The event state machine (docs/events.md, "Lifecycle"). Every transition runs in one
  * transaction holding the event row lock, records its time and writes its domain event in the
  * same transaction, so concurrent calls serialize and never corrupt the agenda.
  */

@@ -18,7 +18,7 @@ export interface GatewayEvent {
 /**
  * Who asks for a gateway token, before narrowing: the stored (or default) role and the identity the
  * token will carry. `audience` marks the default for people without a stored role: participant on
- * calls, which narrowing turns into viewer on broadcasts (decisions.md §4).
+ * calls, which narrowing turns into viewer on broadcasts.
  */
 export interface GatewayIdentity
   extends Omit<GatewayClaims, 'eventId' | 'role' | 'storedRole' | 'anonymous'> {

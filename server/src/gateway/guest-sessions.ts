@@ -5,7 +5,7 @@ import { createEventSession } from '../identity/sessions';
 import { notFound, problem } from '../lib/problem';
 import { type PartnerKeys, partnerAlgorithm } from './partner-keys';
 
-/** decisions.md §4: a guest session lasts 4 hours, or until its event ends (a trigger cuts it short). */
+/** A guest session lasts 4 hours, or until its event ends (a trigger cuts it short). */
 export const guestSessionLifetimeMs = 4 * 3600 * 1000;
 /** Clock skew allowed between the partner and us for exp, nbf and iat. */
 export const partnerClockToleranceSeconds = 60;

@@ -9,7 +9,7 @@ import { answerHelpChat, type HelpChatDeps } from './service';
 
 const s = initServer();
 
-/** decisions.md §9: 20 requests per minute per client address. */
+/** 20 requests per minute per client address. */
 export const helpChatLimit = { points: 20, durationSeconds: 60 };
 
 /** The client address; behind a proxy (TRUST_PROXY) Express reads it from X-Forwarded-For. */

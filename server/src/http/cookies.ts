@@ -19,7 +19,7 @@ export function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-/** gc_session: HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_BASE_URL is https (decisions.md §4). */
+/** gc_session: HttpOnly, SameSite=Lax, Path=/, Secure when PUBLIC_BASE_URL is https. */
 export function setSessionCookie(res: Response, token: string, secure: boolean): void {
   res.cookie(sessionCookieName, token, {
     httpOnly: true,

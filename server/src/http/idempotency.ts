@@ -5,7 +5,7 @@ import { sql } from '../db/sql';
 import { problem } from '../lib/problem';
 
 /**
- * `Idempotency-Key` on every POST (decisions §6). The scope is the caller (API key, session, or
+ * `Idempotency-Key` on every POST. The scope is the caller (API key, session, or
  * the client address for anonymous calls) plus method and path. The first request claims the key
  * by inserting its record (the primary key makes the claim atomic); its final answer (2xx–4xx) is
  * stored before it is sent and replayed for 24 h to the same key with the same body. The same key
@@ -29,7 +29,7 @@ interface StoredAnswer {
   withheld?: boolean;
 }
 
-/** Secrets are shown once and stored only hashed (decisions §4), so answers carrying one are not kept. */
+/** Secrets are shown once and stored only hashed, so answers carrying one are not kept. */
 const secretPattern = /(?:gck|gcs|gcw|gcg|gce|gcv|gcr|gci|gcn)_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9_-]{16,}/;
 
 interface RecordRow {

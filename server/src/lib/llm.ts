@@ -1,6 +1,6 @@
 import type { Config } from '../config';
 
-/** `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL` (decisions.md §2), when configured. */
+/** `LLM_BASE_URL`, `LLM_API_KEY`, `LLM_MODEL`, when configured. */
 export type LlmConfig = NonNullable<Config['llm']>;
 
 export interface LlmMessage {

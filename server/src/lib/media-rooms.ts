@@ -1,5 +1,5 @@
 /**
- * Media room names (decisions.md §8) and the stage's HLS playlist, shared by the live plane (grants)
+ * Media room names and the stage's HLS playlist, shared by the live plane (grants)
  * and broadcasts (the `playbackUrl` of start/pause, `broadcast.live` and the public view). The playlist
  * is the stage room's, one per event: a viewer handed it in `welcome`, before the broadcast starts,
  * plays the same stream the webhook and the public view announce, across pauses and phases.

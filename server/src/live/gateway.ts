@@ -40,7 +40,7 @@ export interface LiveOptions {
 }
 
 /**
- * The live gateway (decisions §1, §8): WebSockets on GET /v1/live?token=… beside the API. Each
+ * The live gateway: WebSockets on GET /v1/live?token=… beside the API. Each
  * process keeps its own sockets; envelopes (fan-out), presence and the event's state are shared
  * through PostgreSQL or, with REDIS_URL, Redis, so processes on one database serve an event together.
  */

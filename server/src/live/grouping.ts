@@ -1,5 +1,5 @@
 /**
- * Table assignment (decisions §8): `n` people at tables of at most `size`, as few tables as that
+ * Table assignment: `n` people at tables of at most `size`, as few tables as that
  * allows, sizes differing by at most one. Rotation rounds regroup everyone while avoiding pairs who
  * already met, where possible: the best of a number of randomized greedy placements.
  */

@@ -8,7 +8,7 @@ import { isModerator } from './media';
 import type { PresenceInfo } from './presence-store';
 
 /**
- * The meeting lobby (spec "Meeting lobby", decisions §8). A walk-in is a signed-in account (account
+ * The meeting lobby (docs/live-gateway.md). A walk-in is a signed-in account (account
  * or workspace session) that is neither a member of the event nor of its workspace, opening an event
  * whose governing phase is a meeting. It waits (welcome lobby:true, no media) until a host admits or
  * denies it; the decision is kept in live_lobby, so a reconnect is not asked again.

@@ -72,7 +72,7 @@ async function seat(
 }
 
 /**
- * The grant for a phase (decisions §8): on a broadcast stage hosts and speakers publish (hosts are
+ * The grant for a phase: on a broadcast stage hosts and speakers publish (hosts are
  * room admins) and viewers get only the HLS playback URL; a meeting is one room (the stage room)
  * where everyone with a seat publishes and subscribes; in breakouts and rotations a participant sits
  * at their table (null until seated) and hosts get no seat until they observe a table.

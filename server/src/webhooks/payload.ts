@@ -5,7 +5,7 @@ import type { RecordedDomainEvent } from '../lib/domain-events';
 const baseKeys = new Set(['id', 'type', 'workspaceId', 'eventId', 'occurredAt']);
 
 /**
- * The delivery body (decisions.md §7): the base fields, then the type's own fields, flat. The body's
+ * The delivery body: the base fields, then the type's own fields, flat. The body's
  * `id` is the webhook event id, so it is covered by the signature and equals `x-gc-event-id`.
  */
 export function webhookBody(event: RecordedDomainEvent): string {

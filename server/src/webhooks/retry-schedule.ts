@@ -2,7 +2,7 @@ const s = 1000;
 const min = 60 * s;
 const h = 60 * min;
 
-/** Delays before each retry after the first attempt (decisions.md §7): 11 attempts over about 28 h. */
+/** Delays before each retry after the first attempt: 11 attempts over about 28 h. */
 export const defaultRetryScheduleMs = [5 * s, 30 * s, 2 * min, 10 * min, 30 * min, 1 * h, 2 * h, 4 * h, 8 * h, 12 * h];
 
 /** Each delay is varied by up to ±10 % so that retries of many deliveries do not arrive in lockstep. */

@@ -7,7 +7,7 @@ export interface WebhookSettings {
   allowInsecure: boolean;
   /** WEBHOOK_TIMEOUT_MS: per-attempt timeout. */
   timeoutMs: number;
-  /** Delays before the 2nd, 3rd, … attempt (decisions.md §7). */
+  /** Delays before the 2nd, 3rd, … attempt. */
   retryScheduleMs: number[];
   /** Deliveries attempted at once by one process (WEBHOOK_CONCURRENCY, default 32; more only adds contention on the job table). */
   concurrency: number;

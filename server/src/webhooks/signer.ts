@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 
 /**
- * The `x-gc-signature` header (decisions.md §7): `t=<unix seconds>` followed by one
+ * The `x-gc-signature` header: `t=<unix seconds>` followed by one
  * `v1=<hex HMAC-SHA256 of "<t>.<raw body>">` per secret, in the order given (newest first during a
  * rotation). The key is the whole secret string, `whsec_` prefix included, as UTF-8 bytes.
  */

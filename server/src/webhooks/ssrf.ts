@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 
 /**
- * Where a webhook may not be delivered (decisions.md §7): loopback, private (RFC 1918, IPv6 ULA),
+ * Where a webhook may not be delivered: loopback, private (RFC 1918, IPv6 ULA),
  * link-local, CGNAT, multicast, unspecified and other special-purpose ranges, in IPv4 form and in
  * every IPv6 form that embeds an IPv4 address (mapped, compatible, NAT64, 6to4).
  */

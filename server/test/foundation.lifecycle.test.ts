@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { waitUntil } from './support/budgets';
+import { repeatedRaceBudgetMs, waitUntil } from './support/budgets';
 import { startTestServer } from './support/server';
 import { slowLogin } from './support/slow-request';
 
@@ -74,5 +74,5 @@ describe('graceful shutdown', () => {
     expect(JSON.parse(answer.body).code).not.toBe('internal_error');
     await closing;
     expect(await t.server.ctx.orm.isConnected()).toBe(false);
-  });
+  }, repeatedRaceBudgetMs);
 });

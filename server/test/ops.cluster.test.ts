@@ -1,7 +1,7 @@
 import { createClient, type GathercastClient, LiveConnection, type WebSocketConstructor } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { eventBudgetMs } from './support/budgets';
+import { eventBudgetMs, waitUntil } from './support/budgets';
 import { type ApiProcess, type Cluster, metricOf, startCluster } from './support/cluster';
 import { createWorkspace, type WorkspaceFixture } from './support/fixtures';
 import { Receiver } from './support/receiver';
@@ -35,14 +35,6 @@ afterAll(async () => {
 });
 
 const ws = { WebSocket: WebSocket as unknown as WebSocketConstructor, reconnect: { initialDelayMs: 100, maxDelayMs: 1000 } };
-
-async function until(what: string, check: () => boolean | Promise<boolean>, ms = eventBudgetMs): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A public live broadcast with chat, published and started through the balancer. */
 async function liveEvent(title: string) {
@@ -106,9 +98,9 @@ describe('three processes behind HAProxy', () => {
     for (const p of cluster.processes) expect(await socketsOn(p), `${p.name}'s sockets`).toBeGreaterThan(0);
     for (const [i, v] of viewers.entries()) v.live.send({ type: 'chat.send', text: `hello from ${i}` });
     const all = viewers.map((_, i) => `hello from ${i}`).sort();
-    await until('every viewer to see every chat', () => viewers.every((v) => v.seen.chats.length >= all.length));
+    await waitUntil(() => viewers.every((v) => v.seen.chats.length >= all.length), 'every viewer to see every chat');
     for (const v of viewers) expect([...v.seen.chats].sort()).toEqual(all);
-    await until('every viewer to count six viewers', () => viewers.every((v) => v.seen.viewers === 6));
+    await waitUntil(() => viewers.every((v) => v.seen.viewers === 6), 'every viewer to count six viewers');
     await Promise.all(viewers.map((v) => v.live.close()));
     timings.live = Date.now() - began;
   });
@@ -183,14 +175,15 @@ describe('three processes behind HAProxy', () => {
     }, 40);
     const writing = Promise.all([writer(1), writer(2)]);
     try {
-      await until('writes and chat before the kill', () => acknowledged.length >= 3 && chat >= 5);
+      await waitUntil(() => acknowledged.length >= 3 && chat >= 5, 'writes and chat before the kill');
       victim.child.kill('SIGKILL');
       await victim.exited;
       killedAt = Date.now();
       // Carry on: writes keep being acknowledged through the balancer, the live ones reconnect.
-      await until('writes after the kill', () => afterKill >= 4);
-      await until('the cut viewers to resume', () =>
-        [host, ...viewers].every((c) => c.seen.resumed + c.seen.reset >= c.seen.disconnected),
+      await waitUntil(() => afterKill >= 4, 'writes after the kill');
+      await waitUntil(
+        () => [host, ...viewers].every((c) => c.seen.resumed + c.seen.reset >= c.seen.disconnected),
+        'the cut viewers to resume',
       );
     } finally {
       clearInterval(chatter);
@@ -204,7 +197,7 @@ describe('three processes behind HAProxy', () => {
 
     // Live: every chat message the host got back (the gateway fanned it out) reached every viewer once, in order.
     host.live.send({ type: 'chat.send', text: 'last' });
-    await until('every client to get the last message', () => [host, ...viewers].every((c) => c.seen.chats.includes('last')));
+    await waitUntil(() => [host, ...viewers].every((c) => c.seen.chats.includes('last')), 'every client to get the last message');
     const echoed = host.seen.chats.filter((t) => t.startsWith('tick '));
     expect(echoed.length).toBeGreaterThan(5);
     for (const v of viewers) {

@@ -126,11 +126,13 @@ export async function serverRun(
   const scene: Scene = await setUpScene(server.url, receiver.url);
   const host = await openHost(wsBase, scene.hostToken);
   const issued = await issueTokens(server.url, scene.eventId, server.pid, options);
+  console.error(`${name}: ${options.viewers} tokens at ${issued.perSecond.toFixed(0)}/s; joining`);
   await sleep(1000);
   const rssBeforeKb = rssKb(server.pid);
   const crowd = new Crowd(options.viewers);
   let refreshed = 0;
   const joinCpu = cpuMeter(server.pid);
+  const progress = setInterval(() => console.error(`${name}: ${crowd.connected} connected`), 15_000);
   const join = await crowd.join(
     wsBase,
     async (i) => {
@@ -143,6 +145,7 @@ export async function serverRun(
     options.concurrency,
   );
   const joinsCpu = joinCpu();
+  clearInterval(progress);
   const lastJoinAt = Date.now();
   const webhooks = awaitWebhooks(receiver.child, join.joined, lastJoinAt);
   await sleep(2000);

@@ -188,7 +188,8 @@ export async function startServer(name: string, env: Record<string, string>): Pr
     await exited(child);
     children.delete(child);
   };
-  onStop(() => stop('SIGTERM'));
+  // Interrupted: no drain (it would fire every viewer's participant.left first), just stop.
+  onStop(() => stop(interrupted ? 'SIGKILL' : 'SIGTERM'));
   const url = `http://127.0.0.1:${port}`;
   for (const until = Date.now() + 180_000; ; ) {
     if (child.exitCode !== null)

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { retryOnDeadlock } from '../db/deadlock';
 import { sql } from '../db/sql';
 import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
@@ -126,13 +127,19 @@ export function endpointsService(settings: WebhookSettings) {
       return toEndpoint(e);
     },
 
-    /** Deletes the endpoint with its deliveries; waiting jobs are dropped in the same transaction. */
+    /**
+     * Deletes the endpoint with its deliveries; waiting jobs are dropped in the same transaction. Attempts
+     * recorded meanwhile lock a delivery, then its endpoint and job, in the opposite order to this cascade:
+     * when PostgreSQL breaks that cycle by aborting the delete, it is run again.
+     */
     async remove(em: EntityManager, actor: Actor, id: string): Promise<void> {
-      await em.transactional(async (tx) => {
-        const e = await find(tx, actor, id);
-        await dropQueuedJobs(tx, e.id);
-        await sql(tx, 'delete from webhook_endpoint where id = ?', [e.id]);
-      });
+      await retryOnDeadlock(() =>
+        em.transactional(async (tx) => {
+          const e = await find(tx, actor, id);
+          await dropQueuedJobs(tx, e.id);
+          await sql(tx, 'delete from webhook_endpoint where id = ?', [e.id]);
+        }),
+      );
     },
 
     /** A new secret; the old one keeps signing (second v1=) for 24 h. */

@@ -91,8 +91,19 @@ export function isRetryableStatus(status: number, headers: Headers): boolean {
   return status >= 500 && status !== 501;
 }
 
+/**
+ * A fresh key per call. Web Crypto where the runtime has it (Node 19+, browsers, edge runtimes);
+ * Node 18 has no global `crypto`, so a v4-shaped key from Math.random: an idempotency key must be
+ * unique per call, not secret, and 122 random bits keep collisions out of reach either way.
+ */
 function newIdempotencyKey(): string {
-  return globalThis.crypto.randomUUID();
+  const webCrypto = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  if (webCrypto?.randomUUID) return webCrypto.randomUUID();
+  const hex = Array.from({ length: 32 }, () => Math.floor(Math.random() * 16).toString(16));
+  hex[12] = '4';
+  hex[16] = ((Number.parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
 
 function buildUrl(baseUrl: string, route: Route, args: RouteArgs): string {

@@ -103,9 +103,13 @@ export class PhaseChanges {
     conns: LiveConnection[],
     round = currentRound(phase),
   ): Promise<void> {
+    const joinedHere = this.gw
+      .local(event.id)
+      .filter((c) => c.joined && !c.lobby && !c.closed)
+      .map((c) => c.presenceInfo());
     for (const conn of conns) {
       if (conn.lobby || !conn.joined || conn.role !== 'participant' || conn.closed) continue;
-      const table = await this.gw.tables.seat(event, phase, conn.participantId, round);
+      const table = await this.gw.tables.seat(event, phase, conn.participantId, round, joinedHere);
       // Each round is announced, even when the table number stays: the people at it change.
       const seat = `${phase.id}/${round}/${table}`;
       if (table === null || seat === conn.seat) continue;

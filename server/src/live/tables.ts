@@ -55,10 +55,14 @@ export class LiveTables {
     phase: LivePhase,
     participantId: string,
     round = currentRound(phase),
+    joinedHere: PresenceInfo[] = [],
   ): Promise<number | null> {
     // Read before taking a connection and the lock: with Redis presence this is no database work at
     // all, and with PostgreSQL it must not wait for a pool connection while holding one.
-    const present = await this.presence.list(event.id);
+    const stored = await this.presence.list(event.id);
+    // Sockets of this process that were welcomed count as present even while their join is still in
+    // its write group: a phase that starts a moment after they joined must seat them too.
+    const present = [...stored, ...joinedHere.filter((j) => !stored.some((p) => p.participantId === j.participantId))];
     return withLockedTransaction(this.pool, `live-tables:${phase.id}:${round}`, async (client) => {
       let seats = await this.#seats(client, phase.id, round);
       if (!seats.size) seats = await this.#assignRound(client, event, phase, round, present);

@@ -6,11 +6,7 @@ import { guideSources } from '../src/http/docs-sources';
 // notes) to docs/architecture.md.
 
 /** Pages for contributors, where source paths are the point. */
-const forContributors = new Set([
-  'docs/architecture.md',
-  // Mixes the gateway's protocol with a map of its source files; the map belongs in architecture.md.
-  'docs/live-gateway.md',
-]);
+const forContributors = new Set(['docs/architecture.md']);
 const guides = guideSources().filter((g) => !forContributors.has(g.file));
 
 describe('the guides', () => {

@@ -34,7 +34,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 async function startChild() {
   proc = spawnServer(env);
-  await waitForReady(url, 30_000);
+  await waitForReady(url);
 }
 
 beforeAll(async () => {
@@ -56,7 +56,7 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
   };
   await startChild();
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   if (proc && proc.child.exitCode === null) {

@@ -222,7 +222,9 @@ describe.each([
       await eventCarriesOn(host, voter, pollId);
       // The load balancer sends new connections to the process still alive.
       proxy.retarget(Number(new URL(b.url).port));
-      expect(await resumed).toMatchObject({ replayed: 4 });
+      // At least the four the host caused; a message sequenced while A died may come too. What matters
+      // is checked below: the stream it ends up with is the host's, once and in order.
+      expect((await resumed).replayed).toBeGreaterThanOrEqual(4);
       host.send({ type: 'chat.send', text: 'after' });
       await me.live.next('chat.message', { match: (m) => m.text === 'after' });
       await host.next('chat.message', (m) => m.text === 'after');

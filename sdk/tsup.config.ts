@@ -10,6 +10,9 @@ export default defineConfig({
   // bundler drops when LiveConnection or constructEvent is unused.
   entry: ['src/index.ts', 'src/live.ts', 'src/webhooks.ts'],
   format: ['esm', 'cjs'],
+  // Shared chunks in CommonJS too (ESM has them anyway): each class exists once per format, so
+  // `instanceof` holds whichever entry point (`@gathercast/sdk`, `/live`, `/webhooks`) made the object.
+  splitting: true,
   dts: true,
   target: 'es2022',
   clean: true,

@@ -69,7 +69,7 @@ export type BroadcastLiveEvent = WebhookEventBase<'broadcast.live'> & {
   playbackUrl: string;
 };
 export type BroadcastPausedEvent = WebhookEventBase<'broadcast.paused'> & {
-  /** The spec lists no fields for this type; sent when known. */
+  /** Not promised beyond the base fields: sent when the paused broadcast is known. */
   broadcastId?: string;
 };
 export type RecordingReadyEvent = WebhookEventBase<'recording.ready'> & AssetFields;

@@ -25,6 +25,7 @@ export {
   LiveConnectionClosed,
   type LiveConnectOptions,
   type LiveConnectionEvents,
+  type LiveEventName,
   type LivePayload,
   type LiveUrl,
   type LiveServerMessageOf,

@@ -1,88 +1,22 @@
 import { liveClientMessageSchema, liveServerMessageSchema } from '@gathercast/contract';
 import type { LiveClientMessage, LiveServerMessage } from './generated/api';
+import { Backoff, Heartbeat, isRefusal, mayReconnect, reconnectUrl, tokenExpired } from './live-reconnect';
+import {
+  type LiveConnectOptions,
+  LiveConnectionClosed,
+  type LiveEventName as Name,
+  type LivePayload,
+  type LiveServerMessageOf,
+  type LiveUrl,
+  type LiveWelcome,
+  type WebSocketConstructor,
+  type WebSocketLike,
+} from './live-types';
 
-export type LiveServerMessageOf<T extends LiveServerMessage['type']> = Extract<
-  LiveServerMessage,
-  { type: T }
->;
-export type LiveWelcome = LiveServerMessageOf<'welcome'>;
-
-/** The part of the WHATWG WebSocket this client uses (browsers, Deno, Node 22+, or the `ws` package). */
-export interface WebSocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
-export type WebSocketConstructor = new (url: string) => WebSocketLike;
-
-export interface LiveConnectOptions {
-  /**
-   * The WebSocket implementation; defaults to `globalThis.WebSocket`. On Node 20 pass the `ws`
-   * package's `WebSocket`.
-   */
-  WebSocket?: WebSocketConstructor;
-  /** How long to wait for the `welcome` message (default 10 s). */
-  timeoutMs?: number;
-  /**
-   * Reconnecting after a dropped socket (on by default): exponential backoff from `initialDelayMs`
-   * (default 250) doubling up to `maxDelayMs` (default 10 000), each delay jittered down by up to half.
-   * `false`: a dropped socket closes the connection.
-   */
-  reconnect?: false | { initialDelayMs?: number; maxDelayMs?: number };
-  /**
-   * Noticing a socket that died silently (a network that drops packets sends no close): after
-   * `intervalMs` (default 10 000) without any message the client sends `ping`, and with no answer
-   * within `timeoutMs` (default 5 000) it treats the socket as dropped and reconnects. `false`: off.
-   */
-  heartbeat?: false | { intervalMs?: number; timeoutMs?: number };
-}
-
-/** A gateway URL (`{ url }` of a gateway token), or a function that gets a fresh one for each reconnect. */
-export type LiveUrl = string | (() => string | Promise<string>);
-
-/** What happens to the connection itself, besides server messages (`on(name, listener)`). */
-export interface LiveConnectionEvents {
-  /** Every server message handed on, in order (after the type's own listeners). */
-  message: LiveServerMessage;
-  /** The socket dropped; the connection is reconnecting. */
-  disconnected: { code: number; reason: string };
-  /** Reconnected and resumed: the `replayed` messages missed since `after` follow, then live ones. */
-  resumed: { after: number; replayed: number; downtimeMs: number };
-  /**
-   * Reconnected without resuming (the history no longer held the gap, or the window had passed): the
-   * messages between `after` and `lastSeq` are lost; a fresh state snapshot follows.
-   */
-  reset: { reason: 'resume_failed' | 'window_elapsed'; after: number; lastSeq: number; downtimeMs: number };
-}
-
-type Name = LiveServerMessage['type'] | keyof LiveConnectionEvents;
-export type LivePayload<T extends Name> = T extends keyof LiveConnectionEvents
-  ? LiveConnectionEvents[T]
-  : T extends LiveServerMessage['type']
-    ? LiveServerMessageOf<T>
-    : never;
-
-/** The gateway closed the socket, or refused it before `welcome`. */
-export class LiveConnectionClosed extends Error {
-  constructor(
-    readonly code: number,
-    readonly reason: string,
-  ) {
-    super(`live gateway closed the connection (${code}${reason ? `: ${reason}` : ''})`);
-    this.name = 'LiveConnectionClosed';
-  }
-}
+export * from './live-types';
 
 type Listener = (payload: unknown) => void;
 
-/** Close codes after which reconnecting cannot help (the event ended, a host denied entry, a normal close). */
-const finalCodes = new Set([1000, 4000, 4003, 4009]);
-/** Answers to a reconnect that end it: an `error` before `welcome` (1008, the event ended) or a final code. */
-const refusalCodes = new Set([1008, 4000, 4003, 4009]);
 /** Client messages kept while reconnecting, sent after the new `welcome`. */
 const maxOutbox = 100;
 
@@ -114,7 +48,7 @@ export class LiveConnection {
   private readonly outbox: string[] = [];
   private stopped = false;
   private retry: ReturnType<typeof setTimeout> | undefined;
-  private attempt = 0;
+  private readonly backoff: Backoff;
   private lostAt = 0;
   /** Set while a reconnect is under way: whether it asked to resume, and from where. */
   private reconnecting: { asked: boolean; after: number } | undefined;
@@ -123,15 +57,18 @@ export class LiveConnection {
   /** The `resume_failed` error after a reset is reported as `reset`, not as an `error` message. */
   private swallowResumeFailed = false;
   private requests = 0;
-  private heartbeat: ReturnType<typeof setTimeout> | undefined;
-  /** A message arrived on the current socket since the heartbeat last looked. */
-  private heard = false;
+  private readonly heartbeat: Heartbeat;
 
   private constructor(
     private readonly url: LiveUrl,
     private readonly Socket: WebSocketConstructor,
     private readonly options: LiveConnectOptions,
-  ) {}
+  ) {
+    this.backoff = new Backoff(options.reconnect || {});
+    this.heartbeat = new Heartbeat(options.heartbeat, (socket) =>
+      this.dropped(socket, 1006, 'no answer to ping'),
+    );
+  }
 
   /** The latest `welcome`: identity, narrowed role, event state, active phase, cast, media grant. */
   get welcome(): LiveWelcome {
@@ -258,11 +195,16 @@ export class LiveConnection {
       let welcomed = false;
       const timeoutMs = this.options.timeoutMs ?? 10_000;
       const timer = setTimeout(() => {
+        // Given up: a welcome that still comes on this socket (a slow gateway) is not this connection's
+        // any more, or a `resumed` would be reported for a socket that is closing while the next
+        // attempt is already under way.
+        socket.onmessage = null;
+        socket.onclose = null;
         socket.close(1000, 'no welcome');
         reject(new LiveConnectionClosed(1006, 'no welcome message in time'));
       }, timeoutMs);
       socket.onmessage = (event) => {
-        if (welcomed) this.heard = true;
+        if (welcomed) this.heartbeat.heardFrom();
         const message = parseServerMessage(event.data);
         if (!message) return;
         if (welcomed) return this.received(message);
@@ -274,7 +216,7 @@ export class LiveConnection {
             return reject(new LiveConnectionClosed(1000, 'closed by the client'));
           }
           this.socket = socket;
-          this.watch(socket);
+          this.heartbeat.watch(socket);
           this.welcomed(message);
           resolve();
         } else if (message.type === 'error') {
@@ -298,7 +240,7 @@ export class LiveConnection {
     this.current = welcome;
     const was = this.reconnecting;
     this.reconnecting = undefined;
-    this.attempt = 0;
+    this.backoff.reset();
     if (was) {
       const downtimeMs = Date.now() - this.lostAt;
       if (welcome.resumed) this.emit('resumed', { ...welcome.resumed, downtimeMs });
@@ -343,8 +285,8 @@ export class LiveConnection {
   private dropped(socket: WebSocketLike, code: number, reason: string): void {
     if (socket !== this.socket) return;
     this.socket = undefined;
-    clearTimeout(this.heartbeat);
-    if (this.stopped || this.options.reconnect === false || finalCodes.has(code)) {
+    this.heartbeat.stop();
+    if (this.stopped || !mayReconnect(this.options.reconnect, code)) {
       this.finish(new LiveConnectionClosed(code, reason));
       return;
     }
@@ -353,53 +295,8 @@ export class LiveConnection {
     this.schedule();
   }
 
-  /**
-   * Listens for silence on the socket: quiet for an interval, a `ping`; still quiet for the timeout,
-   * the socket is given up (closed without waiting for a close handshake that may never come).
-   */
-  private watch(socket: WebSocketLike): void {
-    clearTimeout(this.heartbeat);
-    if (this.options.heartbeat === false) return;
-    const intervalMs = this.options.heartbeat?.intervalMs ?? 10_000;
-    const timeoutMs = this.options.heartbeat?.timeoutMs ?? 5_000;
-    this.heard = false;
-    let pinged = false;
-    const check = () => {
-      if (socket !== this.socket) return;
-      if (this.heard) {
-        this.heard = false;
-        pinged = false;
-        this.heartbeat = setTimeout(check, intervalMs);
-      } else if (!pinged) {
-        pinged = true;
-        try {
-          socket.send(JSON.stringify({ type: 'ping' }));
-        } catch {
-          // A socket already closing: the next check gives it up.
-        }
-        this.heartbeat = setTimeout(check, timeoutMs);
-      } else {
-        socket.onclose = null;
-        socket.onmessage = null;
-        // The ws package can drop the connection at once; a WHATWG socket can only start a close.
-        const terminate = (socket as { terminate?: () => void }).terminate;
-        if (terminate) terminate.call(socket);
-        else socket.close(1000, 'no answer to ping');
-        this.dropped(socket, 1006, 'no answer to ping');
-      }
-    };
-    this.heartbeat = setTimeout(check, intervalMs);
-  }
-
   private schedule(): void {
-    const backoff = this.options.reconnect || {};
-    const ceiling = Math.min(
-      backoff.maxDelayMs ?? 10_000,
-      (backoff.initialDelayMs ?? 250) * 2 ** this.attempt,
-    );
-    this.attempt++;
-    // Jitter: thousands of viewers of a crashed process do not all come back at the same moment.
-    this.retry = setTimeout(() => void this.reconnect(), ceiling / 2 + Math.random() * (ceiling / 2));
+    this.retry = setTimeout(() => void this.reconnect(), this.backoff.nextDelayMs());
   }
 
   private async reconnect(): Promise<void> {
@@ -414,19 +311,14 @@ export class LiveConnection {
       return this.finish(
         new LiveConnectionClosed(1006, 'the gateway token expired; pass a url function to reconnect'),
       );
-    const asked = Date.now() - this.lostAt < this.current.resume.windowMs;
-    const target = new URL(base);
-    if (asked) {
-      target.searchParams.set('resume', this.current.resume.secret);
-      target.searchParams.set('after', String(this.lastSeq));
-    }
+    const { url, asked } = reconnectUrl(base, this.current.resume, this.lastSeq, Date.now() - this.lostAt);
     this.reconnecting = { asked, after: this.lastSeq };
     try {
-      await this.dial(target.toString());
+      await this.dial(url);
     } catch (err) {
       if (this.stopped) return;
       // An `error` before `welcome` (the event ended) is an answer, not a network problem.
-      if (err instanceof LiveConnectionClosed && refusalCodes.has(err.code)) return this.finish(err);
+      if (err instanceof LiveConnectionClosed && isRefusal(err.code)) return this.finish(err);
       this.schedule();
     }
   }
@@ -439,22 +331,10 @@ export class LiveConnection {
     if (this.closedWith) return;
     this.stopped = true;
     clearTimeout(this.retry);
-    clearTimeout(this.heartbeat);
+    this.heartbeat.stop();
     this.closedWith = closed;
     for (const listener of this.closeListeners) listener(closed);
     this.closeListeners.clear();
-  }
-}
-
-/** Whether the `token` parameter of a gateway URL is a JWT past its `exp` (unverified: only a hint). */
-function tokenExpired(url: string): boolean {
-  try {
-    const token = new URL(url).searchParams.get('token') ?? '';
-    const payload = token.split('.')[1] ?? '';
-    const json = JSON.parse(atob(payload.replace(/-/g, '+').replace(/_/g, '/'))) as { exp?: number };
-    return typeof json.exp === 'number' && json.exp * 1000 <= Date.now();
-  } catch {
-    return false;
   }
 }
 

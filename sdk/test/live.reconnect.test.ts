@@ -1,126 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import {
-  LiveConnection,
-  LiveConnectionClosed,
-  type LiveConnectOptions,
-  type LiveServerMessage,
-  type LiveUrl,
-  type WebSocketLike,
-} from '../src/index';
+import { describe, expect, it, vi } from 'vitest';
+import { LiveConnectionClosed } from '../src/index';
+import { announcement, connect, dialed, lastDialed, nextAttempt, useFakeGateway, welcome } from './support/fake-gateway';
 
 /*
- * LiveConnection's reconnect and resume, against an in-process stand-in for the gateway: every socket
- * the client dials is a FakeSocket the test answers for, and time is Vitest's fake clock, so backoff
- * delays and the resume window are exact rather than waited for.
+ * LiveConnection's reconnect and resume, against the in-process stand-in for the gateway
+ * (support/fake-gateway.ts) on Vitest's fake clock.
  */
-
-/** One socket the client dialed; the test plays the gateway's side of it. */
-class FakeSocket implements WebSocketLike {
-  static dialed: FakeSocket[] = [];
-  readyState = 1;
-  readonly sent: unknown[] = [];
-  onopen: ((event: unknown) => void) | null = null;
-  onmessage: ((event: { data: unknown }) => void) | null = null;
-  onclose: ((event: { code: number; reason: string }) => void) | null = null;
-  onerror: ((event: unknown) => void) | null = null;
-
-  constructor(readonly url: string) {
-    FakeSocket.dialed.push(this);
-  }
-
-  get query(): URLSearchParams {
-    return new URL(this.url).searchParams;
-  }
-
-  send(data: string): void {
-    this.sent.push(JSON.parse(data));
-  }
-
-  close(code = 1000, reason = ''): void {
-    if (this.readyState === 3) return;
-    this.readyState = 3;
-    queueMicrotask(() => this.onclose?.({ code, reason }));
-  }
-
-  /** The gateway sends these, in order. */
-  deliver(...messages: object[]): void {
-    for (const m of messages) this.onmessage?.({ data: JSON.stringify(m) });
-  }
-
-  /** The network (or the gateway) ends the socket: 1006 is a loss without a close frame. */
-  drop(code = 1006): void {
-    this.readyState = 3;
-    this.onclose?.({ code, reason: '' });
-  }
-}
-
-const dialed = () => FakeSocket.dialed;
-const lastDialed = () => FakeSocket.dialed.at(-1)!;
-
-const welcome = {
-  type: 'welcome',
-  identity: { participantId: 'user:1', name: 'Pat', role: 'participant', anonymous: false },
-  event: { id: '6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c', title: 'Launch', status: 'live' },
-  activePhase: {
-    id: '0b6f8c7e-2f4c-4b7e-9a51-3d1f6e0c2a10',
-    position: 0,
-    modality: 'broadcast',
-    status: 'active',
-  },
-  cast: [{ name: 'Pat', role: 'host' }],
-  media: {
-    url: 'ws://media',
-    token: null,
-    room: null,
-    canPublish: false,
-    canSubscribe: true,
-    roomAdmin: false,
-    playbackUrl: 'https://hls/x.m3u8',
-  },
-  lobby: false,
-  lastSeq: 0,
-  resume: { secret: 'the-secret', windowMs: 120_000 },
-  resumed: null,
-};
-const announcement = (seq: number) => ({ type: 'announcement', text: `m${seq}`, seq });
-
-/** Opens a connection on the fake gateway; `seen` is every message the application is handed. */
-async function connect(
-  options: LiveConnectOptions = {},
-  url: LiveUrl = 'ws://gateway/v1/live?token=t',
-  first: object = welcome,
-) {
-  const opening = LiveConnection.open(url, { WebSocket: FakeSocket, ...options });
-  await vi.advanceTimersByTimeAsync(0);
-  lastDialed().deliver(first);
-  const live = await opening;
-  const seen: LiveServerMessage[] = [];
-  live.on('message', (m) => seen.push(m));
-  const events: [string, unknown][] = [];
-  for (const name of ['disconnected', 'resumed', 'reset'] as const)
-    live.on(name, (p) => events.push([name, p]));
-  await vi.advanceTimersByTimeAsync(0);
-  const texts = () => seen.map((m) => (m.type === 'announcement' ? m.text : m.type));
-  return { live, seen, events, texts };
-}
-
-/** Runs the clock to the next reconnect attempt and answers for the socket it dials; ms waited. */
-async function nextAttempt(): Promise<number> {
-  const count = dialed().length;
-  const from = Date.now();
-  await vi.advanceTimersToNextTimerAsync();
-  expect(dialed().length).toBe(count + 1);
-  return Date.now() - from;
-}
-
-beforeEach(() => {
-  FakeSocket.dialed = [];
-  vi.useFakeTimers();
-});
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});
+useFakeGateway();
 
 describe('LiveConnection reconnect', () => {
   it.each([
@@ -141,6 +27,26 @@ describe('LiveConnection reconnect', () => {
       await live.close();
     },
   );
+
+  it('ignores a welcome that comes after it gave up waiting for it, and resumes on the next attempt', async () => {
+    const { events, texts } = await connect({ timeoutMs: 1000 });
+    lastDialed().deliver(announcement(1));
+    lastDialed().drop();
+    await nextAttempt();
+    const late = lastDialed();
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(late.readyState).toBe(3);
+    // The gateway was slow, not gone: its welcome and replay arrive on the socket already given up.
+    late.deliver({ ...welcome, resumed: { after: 1, replayed: 1 } }, announcement(2));
+    expect(events.map(([name]) => name)).toEqual(['disconnected']);
+    await nextAttempt();
+    expect(lastDialed().query.get('after')).toBe('1');
+    lastDialed().deliver({ ...welcome, resumed: { after: 1, replayed: 1 } }, announcement(2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.map(([name]) => name)).toEqual(['disconnected', 'resumed']);
+    expect(texts()).toEqual(['m1', 'm2']);
+    expect(dialed()).toHaveLength(3);
+  });
 
   it('starts the backoff afresh after a reconnect that got its welcome', async () => {
     vi.spyOn(Math, 'random').mockReturnValue(0);
@@ -354,60 +260,5 @@ describe('LiveConnection stops reconnecting', () => {
     await vi.advanceTimersByTimeAsync(60_000);
     expect(dialed()).toHaveLength(1);
     expect(events).toEqual([]);
-  });
-});
-
-describe('LiveConnection heartbeat', () => {
-  const heartbeat = { intervalMs: 1000, timeoutMs: 500 };
-  const pings = () => lastDialed().sent.filter((m) => (m as { type: string }).type === 'ping').length;
-
-  it('pings after a quiet interval and keeps a socket that answers', async () => {
-    const { live, events } = await connect({ heartbeat });
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(pings()).toBe(1);
-    lastDialed().deliver({ type: 'pong' });
-    await vi.advanceTimersByTimeAsync(500);
-    expect(events).toEqual([]);
-    await vi.advanceTimersByTimeAsync(1000);
-    expect(pings()).toBe(2);
-    expect(dialed()).toHaveLength(1);
-    await live.close();
-  });
-
-  it('does not ping while messages arrive', async () => {
-    const { live } = await connect({ heartbeat });
-    for (let seq = 1; seq <= 10; seq++) {
-      lastDialed().deliver(announcement(seq));
-      await vi.advanceTimersByTimeAsync(600);
-    }
-    expect(pings()).toBe(0);
-    await live.close();
-  });
-
-  it('gives up a socket that answers nothing, without waiting for a close, and resumes', async () => {
-    const { live, events } = await connect({ heartbeat });
-    lastDialed().deliver(announcement(1));
-    const silent = lastDialed();
-    await vi.advanceTimersByTimeAsync(1000); // heard since the start: look again later
-    await vi.advanceTimersByTimeAsync(1000); // quiet: ping
-    expect(pings()).toBe(1);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(events).toEqual([['disconnected', { code: 1006, reason: 'no answer to ping' }]]);
-    expect(silent.readyState).toBe(3);
-    await nextAttempt();
-    expect(Object.fromEntries(lastDialed().query)).toEqual({ token: 't', resume: 'the-secret', after: '1' });
-    // A late close of the given-up socket changes nothing.
-    silent.onclose?.({ code: 1006, reason: '' });
-    lastDialed().deliver({ ...welcome, lastSeq: 1, resumed: { after: 1, replayed: 0 } });
-    expect(events.map(([name]) => name)).toEqual(['disconnected', 'resumed']);
-    await live.close();
-  });
-
-  it('is off with heartbeat: false', async () => {
-    const { live, events } = await connect({ heartbeat: false });
-    await vi.advanceTimersByTimeAsync(120_000);
-    expect(pings()).toBe(0);
-    expect(events).toEqual([]);
-    await live.close();
   });
 });

@@ -121,6 +121,35 @@ describe.each(['npm', 'pnpm'] as const)('the SDK packed by %s', (packer) => {
     expect(stdout.trim()).toBe(expected);
   });
 
+  it.each([
+    ['CommonJS', 'identity.cjs', 'const load = (entry) => Promise.resolve(require(entry));'],
+    ['ESM', 'identity.mjs', 'const load = (entry) => import(entry);'],
+  ])('has one copy of each class and function across its entry points, from %s', async (_, file, loader) => {
+    writeFileSync(
+      path.join(project, file),
+      `${loader}
+Promise.all(['@gathercast/sdk', '@gathercast/sdk/live', '@gathercast/sdk/webhooks'].map(load)).then(([main, ...subs]) => {
+  const shared = subs.flatMap((sub) => Object.keys(sub).filter((name) => name !== 'default' && name !== '__esModule'));
+  const apart = shared.filter((name) => subs.some((sub) => name in sub && sub[name] !== main[name]));
+  const closed = new subs[0].LiveConnectionClosed(1000, '');
+  console.log(JSON.stringify({ shared: shared.sort(), apart, instanceOf: closed instanceof main.LiveConnectionClosed }));
+});
+`,
+    );
+    const { stdout } = await run(process.execPath, [file], { cwd: project });
+    const result = JSON.parse(stdout);
+    expect(result.shared).toEqual(
+      expect.arrayContaining([
+        'LiveConnection',
+        'LiveConnectionClosed',
+        'constructEvent',
+        'WebhookVerificationError',
+      ]),
+    );
+    expect(result.apart).toEqual([]);
+    expect(result.instanceOf).toBe(true);
+  });
+
   it('works from a browser bundle (esbuild), which leaves out the live connection when it is unused', async () => {
     writeFileSync(
       path.join(project, 'browser.mjs'),

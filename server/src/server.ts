@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppContext } from './lib/context';
+import { ForegroundLoad } from './lib/foreground';
 import type { Config } from './config';
 import { CredentialChanges } from './db/credential-changes';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
@@ -71,6 +72,7 @@ export async function startServer(
     credentialCache,
     credentialChanges,
     gatewayTokens: await GatewayTokens.load(pool),
+    foreground: new ForegroundLoad(),
   };
   const webhooks = await startWebhooks(ctx, databaseUrl);
   const build = buildInfo();

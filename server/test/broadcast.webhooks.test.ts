@@ -10,7 +10,7 @@ import { verifyDelivery } from './support/webhook-fixtures';
 import { applyFastWebhookEnv } from './support/webhook-server';
 
 /**
- * Broadcast calls arrive at a real HTTP receiver as the spec's Events section says: broadcast.live
+ * Broadcast calls arrive at a real HTTP receiver as docs/webhooks.md's event list says: broadcast.live
  * with exactly the base fields plus broadcastId and playbackUrl, broadcast.paused with the base
  * fields plus broadcastId (the field contract/src/webhook-events.ts declares for it), signed and
  * verified with `@gathercast/webhook-verifier`. Each test has a workspace and endpoint of its own.

@@ -2,7 +2,7 @@ import { type EventRole, eventRoles, type Modality, modalities } from '@gatherca
 import { describe, expect, it } from 'vitest';
 import { assignableRoles, isAssignable, narrowRole } from '../src/events/roles';
 
-/** The spec's assignable-role table, written out independently of the implementation. */
+/** The assignable-role table of docs/events.md, written out independently of the implementation. */
 const table: Record<Modality, EventRole[]> = {
   broadcast: ['host', 'speaker', 'viewer'],
   meeting: ['host', 'participant'],

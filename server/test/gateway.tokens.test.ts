@@ -1,3 +1,4 @@
+import { importJWK, type JWK, SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GatewayClaims, GatewayTokens } from '../src/lib/gateway-tokens';
@@ -55,5 +56,46 @@ describe('gateway tokens', () => {
       JSON.stringify({ ...payload, role: 'host', eventId: claims.eventId.replace('6', '7') }),
     ).toString('base64url');
     await expect(t.server.ctx.gatewayTokens.verify(`${h}.${forged}.${s}`)).rejects.toThrow();
+  });
+
+  it('refuse a resume secret offered as a gateway token (it is for another audience)', async () => {
+    const secret = await t.server.ctx.gatewayTokens.resumeSecret(claims.eventId, claims.participantId);
+    expect(await t.server.ctx.gatewayTokens.isResumeSecret(secret, claims.eventId, claims.participantId)).toBe(true);
+    await expect(t.server.ctx.gatewayTokens.verify(secret)).rejects.toThrow();
+  });
+
+  it('refuse a token whose header names another algorithm, even with its signature intact', async () => {
+    const { token } = await t.server.ctx.gatewayTokens.sign(claims);
+    const [h, p, s] = token.split('.');
+    const header = JSON.parse(Buffer.from(h!, 'base64url').toString());
+    const none = Buffer.from(JSON.stringify({ ...header, alg: 'none' })).toString('base64url');
+    await expect(t.server.ctx.gatewayTokens.verify(`${none}.${p}.${s}`)).rejects.toThrow();
+    await expect(t.server.ctx.gatewayTokens.verify(`${none}.${p}.`)).rejects.toThrow();
+  });
+
+  it('give one resume secret per participant and event, which another process checks and no one else passes', async () => {
+    const tokens = t.server.ctx.gatewayTokens;
+    const secret = await tokens.resumeSecret(claims.eventId, claims.participantId);
+    expect(await tokens.resumeSecret(claims.eventId, claims.participantId)).toBe(secret);
+    const other = await GatewayTokens.load(pool);
+    expect(await other.isResumeSecret(secret, claims.eventId, claims.participantId)).toBe(true);
+    expect(await other.isResumeSecret(secret, claims.eventId, 'anon:someone-else')).toBe(false);
+    expect(await other.isResumeSecret(secret, claims.eventId.replace('6', '7'), claims.participantId)).toBe(false);
+    expect(await other.isResumeSecret(`${secret.slice(0, -2)}AA`, claims.eventId, claims.participantId)).toBe(false);
+  });
+
+  it('still honour a signed resume secret from before secrets were HMACs (a rolling deploy)', async () => {
+    const { rows } = await pool.query<{ kid: string; private_jwk: JWK }>(
+      `select kid, private_jwk from signing_key where purpose = 'gateway'`,
+    );
+    const legacy = await new SignJWT({ eventId: claims.eventId })
+      .setProtectedHeader({ alg: 'ES256', kid: rows[0]!.kid, typ: 'JWT' })
+      .setIssuer('gathercast')
+      .setAudience('gathercast-live-resume')
+      .setSubject(claims.participantId)
+      .sign(await importJWK(rows[0]!.private_jwk, 'ES256'));
+    const tokens = t.server.ctx.gatewayTokens;
+    expect(await tokens.isResumeSecret(legacy, claims.eventId, claims.participantId)).toBe(true);
+    expect(await tokens.isResumeSecret(legacy, claims.eventId, 'anon:someone-else')).toBe(false);
   });
 });

@@ -49,6 +49,9 @@ describe.each([
     expect(joined.filter((p) => p.participantId === `user:${userId}`)).toEqual([
       { participantId: `user:${userId}`, userId, anonymous: false, role: 'speaker' },
     ]);
+    // A socket's messages are handled once its join is recorded: the pong says tab2 counts as present.
+    tab2.send({ type: 'ping' });
+    await tab2.next('pong');
     await tab1.close();
     await new Promise((r) => setTimeout(r, 300));
     expect((await leftOf(event.id)).length).toBe(0);

@@ -1,7 +1,7 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
+import { createWorkspace, withDb } from './support/fixtures';
 import { LiveClient, recorded, tokenFor } from './support/live';
 import { startTestServer, type TestServer } from './support/server';
 
@@ -79,6 +79,24 @@ describe('live Q&A', () => {
       { anonymous: true, authorName: null },
     ]);
     await a2.close();
+  });
+
+  it('refuses a question from a token whose user was deleted since, with forbidden and no question stored', async () => {
+    const event = await qaEvent();
+    const user = await gc.users.upsert({ body: { externalSub: `live-q-gone-${Date.now()}`, name: 'Gone' } });
+    const asker = await LiveClient.join(
+      t.server,
+      await tokenFor(t.server, event.id, { role: 'viewer', userId: user.id, name: 'Gone' }),
+    );
+    await withDb(t.databaseUrl, (db) => db.query('delete from app_user where id = $1', [user.id]));
+    asker.send({ type: 'question.create', text: 'Still here?' });
+    expect(await asker.next('error')).toMatchObject({
+      code: 'forbidden',
+      detail: expect.stringMatching(/no longer exists/),
+    });
+    expect((await gc.questions.list({ params: { id: event.id } })).questions).toEqual([]);
+    expect(await recorded(t.databaseUrl, event.id, 'question.created')).toEqual([]);
+    await asker.close();
   });
 
   it('counts one vote per participant and broadcasts the tally', async () => {

@@ -93,6 +93,39 @@ describe.each([
     for (const c of [host, me, tooEarly, within]) await c.close();
   });
 
+  it('keeps no room in the history for resumes: more resumes than LIVE_HISTORY_MAX from one position all replay', async () => {
+    const { event, host, me, resume, chat } = await setUp();
+    const before = await chat('before');
+    const missed = await chat('missed');
+    const resumes: LiveClient[] = [];
+    for (let i = 0; i < max + 2; i++) {
+      const socket = await resume(before);
+      expect(socket.all('welcome')[0]!.resumed).toEqual({ after: before, replayed: 1 });
+      expect(socket.all('chat.message').map((m) => m.text)).toEqual(['missed']);
+      resumes.push(socket);
+    }
+    // A resume is a notice between processes, not a message of the event: it took no seq either.
+    expect((await kept(event.id)).at(-1)?.seq).toBe(missed);
+    expect(await chat('next')).toBe(missed + 1);
+    for (const c of [host, me, ...resumes]) await c.close();
+  });
+
+  it('answers resumes made at once from different positions each on its own: a trimmed one fails, the others replay their part', async () => {
+    const { host, me, resume, chat } = await setUp();
+    const seqs: number[] = [];
+    for (let i = 1; i <= 5; i++) seqs.push(await chat(`line ${i}`));
+    // Sockets coming back together share history reads; the oldest position decides nothing for the rest.
+    const [trimmed, fromTwo, fromThree, fromFive] = await Promise.all(
+      [seqs[0]!, seqs[1]!, seqs[2]!, seqs[4]!].map((after) => resume(after)),
+    );
+    expect(trimmed!.all('error')).toMatchObject([{ code: 'resume_failed' }]);
+    const replayed = (c: LiveClient) => [c.all('welcome')[0]!.resumed, c.all('chat.message').map((m) => m.text)];
+    expect(replayed(fromTwo!)).toEqual([{ after: seqs[1], replayed: 3 }, ['line 3', 'line 4', 'line 5']]);
+    expect(replayed(fromThree!)).toEqual([{ after: seqs[2], replayed: 2 }, ['line 4', 'line 5']]);
+    expect(replayed(fromFive!)).toEqual([{ after: seqs[4], replayed: 0 }, []]);
+    for (const c of [host, me, trimmed!, fromTwo!, fromThree!, fromFive!]) await c.close();
+  });
+
   it("drops an event's messages older than the window on its next message", async () => {
     const { event, host, me, resume, chat } = await setUp();
     const old = await chat('old');

@@ -13,8 +13,7 @@ import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
 import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
-import { freePort } from './support/ports';
-import { spawnServer, waitForReady } from './support/process';
+import { ChildServer } from './support/process';
 import { startTestServer, type TestServer } from './support/server';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
@@ -77,9 +76,17 @@ async function voterOn(server: RunningServer, gc: GathercastClient, eventId: str
   );
 }
 
-async function openPoll(host: LiveClient) {
+/**
+ * Opens a poll; resolves once the attendee has it too. The attendee's wait starts before the poll is
+ * created: its copy may arrive before the host's (another process, another socket), and the SDK's
+ * `next` only sees messages that arrive after it is called.
+ */
+async function openPoll(host: LiveClient, me: { live: LiveConnection }) {
+  const attendeeHasIt = me.live.next('poll');
   host.send({ type: 'poll.create', question: 'Lunch?', options: ['Yes', 'No'] });
-  return (await host.next('poll')).pollId;
+  const { pollId } = await host.next('poll');
+  expect((await attendeeHasIt).pollId).toBe(pollId);
+  return pollId;
 }
 
 describe('a live socket cut by the network', () => {
@@ -102,8 +109,7 @@ describe('a live socket cut by the network', () => {
     const voter = await voterOn(t.server, gc, event.id);
     const userId = randomUUID();
     const me = await attendee(proxy, await tokenFor(t.server, event.id, { role: 'participant', userId }));
-    const pollId = await openPoll(host);
-    await me.live.next('poll', { match: (m) => m.pollId === pollId });
+    const pollId = await openPoll(host, me);
 
     const resumed = me.live.next('resumed', { timeoutMs: 20_000 });
     const cutAt = Date.now();
@@ -173,10 +179,12 @@ describe('a resume after the window', () => {
     expect(await late.next('banner')).toMatchObject({ text: 'Back soon' });
     expect(late.all('chat.message')).toEqual([]);
 
+    // The snapshot follows the welcome at once, often in the same network read: listen before.
     const reset = me.live.next('reset', { timeoutMs: 10_000 });
+    const banner = me.live.next('banner');
     proxy.restore();
     expect(await reset).toMatchObject({ reason: 'window_elapsed' });
-    expect(await me.live.next('banner')).toMatchObject({ text: 'Back soon' });
+    expect(await banner).toMatchObject({ text: 'Back soon' });
     await me.live.close();
     for (const c of [host, late]) await c.close();
   }, 30_000);
@@ -189,14 +197,9 @@ describe.each([
   it('resumes on the other process: every message once and in order, and no presence webhooks', async () => {
     const databaseUrl = await createTestDatabase();
     const b: RunningServer = await startReplica(databaseUrl, env);
-    const port = await freePort();
-    const a = spawnServer({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: databaseUrl, ...env });
-    const proxy = await startTcpProxy(port);
+    const a = await ChildServer.start(databaseUrl, env);
+    const proxy = await startTcpProxy(Number(new URL(a.url).port));
     try {
-      // A child process compiling the server through tsx: slow on a loaded 2-core machine.
-      await waitForReady(`http://127.0.0.1:${port}`, 90_000).catch((err: Error) => {
-        throw new Error(`${err.message}; its output:\n${a.output().slice(-3000)}`);
-      });
       const gc = createClient({
         baseUrl: b.url,
         apiKey: (await createWorkspace(databaseUrl)).apiKey,
@@ -211,13 +214,11 @@ describe.each([
         () => presenceOf(databaseUrl, event.id, `user:${userId}`),
         (p) => p.joined === 1,
       );
-      const pollId = await openPoll(host);
-      await me.live.next('poll', { match: (m) => m.pollId === pollId });
+      const pollId = await openPoll(host, me);
 
       const resumed = me.live.next('resumed', { timeoutMs: 20_000 });
       const disconnected = me.live.next('disconnected');
-      a.child.kill('SIGKILL');
-      await a.exited;
+      await a.kill();
       await disconnected;
       await eventCarriesOn(host, voter, pollId);
       // The load balancer sends new connections to the process still alive.
@@ -236,7 +237,7 @@ describe.each([
       await me.live.close();
       for (const c of [host, voter]) await c.close();
     } finally {
-      a.child.kill('SIGKILL');
+      await a.kill();
       await proxy.close();
       await b.close();
     }

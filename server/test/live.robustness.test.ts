@@ -1,11 +1,12 @@
 import { Writable } from 'node:stream';
 import type { GathercastClient } from '@gathercast/sdk';
+import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardProcess } from '../src/app/process-guards';
 import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
-import { LiveClient } from './support/live';
+import { LiveClient, tokenFor } from './support/live';
 import { startTestServer, type TestServer } from './support/server';
 
 let t: TestServer;
@@ -77,6 +78,36 @@ describe('live gateway: hostile frames and floods', () => {
     expect(flooder.closeCode).toBeUndefined();
     await expectServing(event.id);
     await flooder.close();
+  });
+});
+
+describe('live gateway: the per-socket rate', () => {
+  it('counts messages as they arrive: a socket within 10 a second is not refused when the server handles them late', async () => {
+    const event = await eventIn(gc, 'live', [{ modality: 'broadcast', featureSet: ['chat'] }]);
+    const host = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'host' }));
+    host.send({ type: 'chat.send', text: 'first' });
+    await host.next('chat.message', (m) => m.text === 'first');
+    // The event's stream counter is held by someone else: the host's messages wait behind it.
+    const blocker = new pg.Client({ connectionString: t.databaseUrl });
+    await blocker.connect();
+    await blocker.query('begin');
+    await blocker.query('select seq from live_stream where event_id = $1 for update', [event.id]);
+    const lines = 32;
+    const held = 28;
+    for (let i = 0; i < lines; i++) {
+      // 8 a second, as the client sends them; the first `held` pile up in the server meanwhile.
+      if (i === held) await blocker.query('commit');
+      host.send({ type: 'chat.send', text: `line ${i}` });
+      await new Promise((r) => setTimeout(r, 125));
+    }
+    await blocker.end();
+    await host.next('chat.message', (m) => m.text === `line ${lines - 1}`);
+    expect(host.all('error')).toEqual([]);
+    expect(host.all('chat.message').map((m) => m.text)).toEqual([
+      'first',
+      ...Array.from({ length: lines }, (_, i) => `line ${i}`),
+    ]);
+    await host.close();
   });
 });
 

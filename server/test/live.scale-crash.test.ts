@@ -5,11 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventBudgetMs } from './support/budgets';
 import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
-import { freePort } from './support/ports';
-import { type ServerProcess, spawnServer, waitForReady } from './support/process';
+import { ChildServer } from './support/process';
 import { Receiver } from './support/receiver';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
-import { fastWebhookEnv } from './support/webhook-server';
 
 /**
  * A join storm cut by SIGKILL: viewers join a live broadcast on a server child process that is killed
@@ -23,9 +21,8 @@ const killAfter = 60;
 let databaseUrl: string;
 let rx: Receiver;
 let db: pg.Client;
-let proc: ServerProcess | undefined;
+let server: ChildServer | undefined;
 let url: string;
-let env: Record<string, string>;
 
 const savedRedisUrl = process.env.REDIS_URL;
 beforeAll(async () => {
@@ -35,40 +32,29 @@ beforeAll(async () => {
   rx = await Receiver.start();
   db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  env = {
-    ...fastWebhookEnv,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    PUBLIC_BASE_URL: url,
-    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-    LOG_LEVEL: 'warn',
-  };
-  proc = spawnServer(env);
-  await waitForReady(url, 90_000);
+  server = await ChildServer.start(databaseUrl);
+  url = server.url;
 }, 120_000);
 
 afterAll(async () => {
-  if (proc && proc.child.exitCode === null) {
-    proc.child.kill('SIGKILL');
-    await proc.exited;
-  }
+  await server?.kill();
   await db?.end();
   await rx?.close();
   if (savedRedisUrl !== undefined) process.env.REDIS_URL = savedRedisUrl;
 });
 
-/** One anonymous viewer's socket: its participantId (from welcome) and whether its join completed. */
+/** One anonymous viewer's socket: its participantId (from welcome) and whether its join was committed. */
 function openViewer(socketUrl: string) {
   const state = { participantId: '', counted: false };
   const ws = new WebSocket(socketUrl);
   ws.on('message', (data) => {
     const m = JSON.parse(String(data)) as { type: string; identity?: { participantId: string } };
-    if (m.type === 'welcome') state.participantId = m.identity!.participantId;
-    // `audience` follows the presence write: the join was committed.
-    if (m.type === 'audience') state.counted = true;
+    if (m.type === 'welcome') {
+      state.participantId = m.identity!.participantId;
+      // A socket's messages are handled once its join is written: the pong says it was committed.
+      ws.send(JSON.stringify({ type: 'ping' }));
+    }
+    if (m.type === 'pong') state.counted = true;
   });
   ws.on('error', () => {});
   return { state, ws };
@@ -91,15 +77,15 @@ describe('live joins under a crash', () => {
       if (Date.now() > deadline) throw new Error('viewers did not join');
       await new Promise((r) => setTimeout(r, 5));
     }
-    proc!.child.kill('SIGKILL');
-    await proc!.exited;
+    await server!.kill();
     for (const v of crowd) v.ws.terminate();
 
     const committed = new Set(
       (
-        await db.query<{ participant_id: string }>('select participant_id from live_presence where event_id = $1', [
-          event.id,
-        ])
+        await db.query<{ participant_id: string }>(
+          'select participant_id from live_presence where event_id = $1',
+          [event.id],
+        )
       ).rows.map((r) => r.participant_id),
     );
     const counted = crowd.filter((v) => v.state.counted).map((v) => v.state.participantId);
@@ -119,8 +105,7 @@ describe('live joins under a crash', () => {
     expect(new Set(outbox.map((r) => r.tx)).size).toBeLessThan(outbox.length);
 
     // The restarted server delivers what the killed one committed: one id per committed viewer.
-    proc = spawnServer(env);
-    await waitForReady(url, 90_000);
+    await server!.restart();
     const idsOf = () => {
       const ids = new Map<string, Set<string>>();
       for (const r of rx.requests) {
@@ -136,6 +121,7 @@ describe('live joins under a crash', () => {
     }
     const ids = idsOf();
     expect(new Set(ids.keys())).toEqual(committed);
-    for (const [participantId, set] of ids) expect({ participantId, ids: set.size }).toEqual({ participantId, ids: 1 });
+    for (const [participantId, set] of ids)
+      expect({ participantId, ids: set.size }).toEqual({ participantId, ids: 1 });
   }, 240_000);
 });

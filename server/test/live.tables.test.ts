@@ -97,6 +97,10 @@ describe('breakout tables', () => {
       { modality: 'breakout', config: { roomSize: 3 } },
     ]);
     const people = await participants(event.id, 4);
+    // Each socket's messages are handled once its join is recorded: after the pongs all four count as
+    // present on both processes, so the first round is drawn for four.
+    for (const p of people) p.send({ type: 'ping' });
+    await Promise.all(people.map((p) => p.next('pong')));
     await gc.events.advance({ params: { id: event.id }, body: {} });
     const assigned = await Promise.all(people.map((p) => p.next('table.assigned')));
     expect(assigned.map((a) => a.table).sort()).toEqual([1, 1, 2, 2]);

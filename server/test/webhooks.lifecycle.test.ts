@@ -11,7 +11,7 @@ import { applyFastWebhookEnv } from './support/webhook-server';
 
 /**
  * The events domain's lifecycle calls, made through the SDK against the real routes, arrive at a
- * real HTTP receiver as the webhooks spec says (docs/webhooks.md, docs/events.md): one delivery per
+ * real HTTP receiver as docs/webhooks.md and docs/events.md say: one delivery per
  * committed transition, flat body with exactly the base fields, signed and verified with
  * `@gathercast/webhook-verifier`. Each test has a workspace of its own, so it sees only its events.
  */
@@ -85,7 +85,7 @@ async function exactly(name: string, n: number) {
 }
 
 describe('lifecycle calls deliver webhooks', () => {
-  it('publish, start and the advance past the last phase deliver event.published, event.started and event.ended with the spec body', async () => {
+  it('publish, start and the advance past the last phase deliver event.published, event.started and event.ended with the documented body', async () => {
     const { gc, ep, workspaceId } = await workspaceWithEndpoint('full-lifecycle');
     const created = await gc.events.create({
       body: {
@@ -122,7 +122,7 @@ describe('lifecycle calls deliver webhooks', () => {
     });
   });
 
-  it('ending a scheduled event (a cancellation) delivers event.ended with the spec body, and no event.started', async () => {
+  it('ending a scheduled event (a cancellation) delivers event.ended with the documented body, and no event.started', async () => {
     const { gc, ep, workspaceId } = await workspaceWithEndpoint('cancelled');
     const event = await eventIn(gc, 'scheduled');
     const ended = await gc.events.end({ params: { id: event.id } });

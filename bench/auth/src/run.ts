@@ -12,6 +12,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { productionNodeFlags } from '../../events/src/node-flags';
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 5);
@@ -27,7 +28,7 @@ function withDatabase(url: string, name: string): string {
 
 async function startServer(databaseUrl: string, args: string[]): Promise<{ url: string; child: ChildProcess }> {
   const script = fileURLToPath(new URL('./serve.ts', import.meta.url));
-  const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...productionNodeFlags(), script, ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl, NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

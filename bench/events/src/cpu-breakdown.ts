@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { productionNodeFlags } from './node-flags';
 import { createDatabase, seedWorkspace } from './seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,7 +38,7 @@ const postgresDelta = (before: Map<number, number>) => {
 const start = (script: string, dbUrl: string) =>
   new Promise<{ child: ChildProcess; url: string }>((resolve) => {
     const child = fork(path.join(here, script), [], {
-      execArgv: ['--import', 'tsx'],
+      execArgv: ['--import', 'tsx', ...productionNodeFlags()],
       env: {
         ...process.env,
         NODE_ENV: 'production',

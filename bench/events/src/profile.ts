@@ -4,6 +4,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { productionNodeFlags } from './node-flags';
 import { createDatabase, seedWorkspace } from './seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -14,6 +15,7 @@ const child: ChildProcess = fork(path.join(here, process.env.BENCH_TARGET ?? 'se
   execArgv: [
     '--import',
     'tsx',
+    ...productionNodeFlags(),
     ...(process.env.BENCH_NODE_FLAGS?.includes('--no-cpu-prof')
       ? []
       : ['--cpu-prof', '--cpu-prof-dir=/tmp/gc-prof']),

@@ -4,6 +4,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { productionNodeFlags } from './node-flags';
 import { createDatabase, seedWorkspace } from './seed';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -24,6 +25,7 @@ function start(script: string, env: Record<string, string>): Promise<{ child: Ch
         ...(process.env.BENCH_PROFILE && script === 'server-proc.ts'
           ? ['--cpu-prof', '--cpu-prof-dir=/tmp/gc-prof']
           : []),
+        ...productionNodeFlags(),
       ],
       env: { ...process.env, NODE_ENV: 'production', ...env },
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
@@ -79,25 +81,32 @@ async function main() {
       await fetch(`${server.url}/v1/events`, { headers: { 'x-api-key': apiKey } })
     ).json()) as { events: unknown[] };
     if (listed.events.length !== 100) throw new Error(`expected 100 events, got ${listed.events.length}`);
+    // BENCH_AA=1: a second baseline process stands in for the server (same code on both sides), to
+    // measure how far the ratios swing from 100 % and 1.0x on this machine at this moment.
+    const subject = process.env.BENCH_AA === '1' ? await start('baseline-proc.ts', { DATABASE_URL: db.url }) : server;
+    if (subject !== server) children.push(subject.child);
 
     // Server and baseline take turns in short rounds, so a busy machine weighs on both alike.
     const rows: Record<string, { rps: number; p50: number; p99: number; total: number }> = {};
     for (const method of ['GET', 'POST'] as const) {
       for (const [, target] of [
-        ['server', server.url],
+        ['server', subject.url],
         ['baseline', baseline.url],
       ] as const)
         await load(target, method, apiKey, warmup);
       const rounds: Record<string, Awaited<ReturnType<typeof load>>[]> = { server: [], baseline: [] };
       for (let r = 0; r < roundCount; r++) {
         for (const [name, target] of [
-          ['server', server.url],
+          ['server', subject.url],
           ['baseline', baseline.url],
         ] as const) {
           rounds[name]!.push(await load(target, method, apiKey, duration / roundCount));
         }
       }
       for (const [name, list] of Object.entries(rounds)) {
+        console.log(
+          `${method} ${name.padEnd(8)} rounds: ${list.map((x) => `${x.rps.toFixed(0)} req/s p99 ${x.p99} ms`).join(' | ')}`,
+        );
         const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
         rows[`${method} ${name}`] = {
           rps: list.reduce((a, x) => a + x.rps, 0) / list.length,

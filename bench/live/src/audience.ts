@@ -5,7 +5,19 @@ import type { ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import type WebSocket from 'ws';
 import { Crowd, type FanOutFigures, hostScript, type JoinFigures, openHost } from './crowd';
-import { ask, type CpuUse, cpuMeter, load, rssKb, sleep, startHelper, startServer } from './infra';
+import { productionNodeFlags } from '../../events/src/node-flags';
+import {
+  ask,
+  type CpuUse,
+  cpuMeter,
+  freePort,
+  load,
+  type SettledMemory,
+  settledMemory,
+  sleep,
+  startHelper,
+  startServer,
+} from './infra';
 import { anonymousToken, type Scene, setUpScene } from './setup';
 import { inPool } from './stats';
 
@@ -33,9 +45,12 @@ export interface RunFigures {
   cpu: { tokens?: CpuUse; joins: CpuUse };
   join: JoinFigures;
   joinsPerSecond: number;
+  /** After a forced full collection (`settledMemory`), before the joins and with the sockets. */
   rssBeforeKb: number;
   rssAfterKb: number;
   kbPerSocket: number;
+  /** The same for V8 heap in use + external memory (what the sockets keep alive, without allocator slack). */
+  heapKbPerSocket: number;
   fanOut: FanOutFigures[];
   webhooks?: WebhookFigures;
 }
@@ -128,7 +143,7 @@ export async function serverRun(
   const issued = await issueTokens(server.url, scene.eventId, server.pid, options);
   console.error(`${name}: ${options.viewers} tokens at ${issued.perSecond.toFixed(0)}/s; joining`);
   await sleep(1000);
-  const rssBeforeKb = rssKb(server.pid);
+  const before = await settledMemory(server.inspectPort);
   const crowd = new Crowd(options.viewers);
   let refreshed = 0;
   const joinCpu = cpuMeter(server.pid);
@@ -149,7 +164,7 @@ export async function serverRun(
   const lastJoinAt = Date.now();
   const webhooks = awaitWebhooks(receiver.child, join.joined, lastJoinAt);
   await sleep(2000);
-  const rssAfterKb = rssKb(server.pid);
+  const after = await settledMemory(server.inspectPort);
   const fanOut = await speak(crowd, host);
   const figures: RunFigures = {
     name,
@@ -159,9 +174,7 @@ export async function serverRun(
     cpu: { tokens: issued.cpu, joins: joinsCpu },
     join,
     joinsPerSecond: join.joined / (join.wallMs / 1000),
-    rssBeforeKb,
-    rssAfterKb,
-    kbPerSocket: (rssAfterKb - rssBeforeKb) / Math.max(1, join.joined),
+    ...memoryFigures(before, after, join.joined),
     fanOut,
     webhooks: await webhooks,
   };
@@ -197,21 +210,27 @@ async function signingKeys(databaseUrl: string): Promise<{ kid: string; jwk: unk
 
 /** The same joins and messages through the bare baseline. */
 export async function baselineRun(input: ForBaseline, options: Options): Promise<RunFigures> {
-  const { child, ready: port } = await startHelper<number>('baseline-proc.ts', {
-    BASELINE_KEYS: JSON.stringify(input.keys),
-    BASELINE_WELCOME_BYTES: String(input.welcomeBytes),
-    BASELINE_TEMPLATES: JSON.stringify(input.templates),
-  });
+  const inspectPort = await freePort();
+  const { child, ready: port } = await startHelper<number>(
+    'baseline-proc.ts',
+    {
+      BASELINE_KEYS: JSON.stringify(input.keys),
+      BASELINE_WELCOME_BYTES: String(input.welcomeBytes),
+      BASELINE_TEMPLATES: JSON.stringify(input.templates),
+    },
+    // The server's runtime flags, so the two differ in code only.
+    [...productionNodeFlags(), `--inspect=127.0.0.1:${inspectPort}`],
+  );
   const wsBase = `ws://127.0.0.1:${port}`;
   const host = await openHost(wsBase, input.hostToken);
   await sleep(1000);
-  const rssBeforeKb = rssKb(child.pid);
+  const before = await settledMemory(inspectPort);
   const crowd = new Crowd(options.viewers);
   const joinCpu = cpuMeter(child.pid!);
   const join = await crowd.join(wsBase, async (i) => input.tokens[i]!, options.concurrency);
   const joinsCpu = joinCpu();
   await sleep(2000);
-  const rssAfterKb = rssKb(child.pid);
+  const after = await settledMemory(inspectPort);
   const fanOut = await speak(crowd, host);
   const figures: RunFigures = {
     name: 'baseline (bare ws)',
@@ -219,13 +238,21 @@ export async function baselineRun(input: ForBaseline, options: Options): Promise
     cpu: { joins: joinsCpu },
     join,
     joinsPerSecond: join.joined / (join.wallMs / 1000),
-    rssBeforeKb,
-    rssAfterKb,
-    kbPerSocket: (rssAfterKb - rssBeforeKb) / Math.max(1, join.joined),
+    ...memoryFigures(before, after, join.joined),
     fanOut,
   };
   host.terminate();
   child.kill('SIGKILL');
   crowd.terminate();
   return figures;
+}
+
+function memoryFigures(before: SettledMemory, after: SettledMemory, sockets: number) {
+  const n = Math.max(1, sockets);
+  return {
+    rssBeforeKb: before.rssKb,
+    rssAfterKb: after.rssKb,
+    kbPerSocket: (after.rssKb - before.rssKb) / n,
+    heapKbPerSocket: (after.heapAndExternalKb - before.heapAndExternalKb) / n,
+  };
 }

@@ -9,6 +9,8 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
+import WebSocket from 'ws';
+import { productionNodeFlags } from '../../events/src/node-flags';
 import { startEmbeddedPostgres } from '../../../server/src/db/embedded';
 import { createLogger } from '../../../server/src/logger';
 import { createDatabase } from '../../events/src/seed';
@@ -80,13 +82,53 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resident set size of a process in KiB (Linux /proc), 0 where unavailable. */
-export function rssKb(pid: number | undefined): number {
+/** A process's memory after a full garbage collection, in KiB. */
+export interface SettledMemory {
+  rssKb: number;
+  /** V8 heap in use plus memory outside it (Buffers: socket and frame buffers). */
+  heapAndExternalKb: number;
+}
+
+/**
+ * Forces a full garbage collection in a process started with `--inspect=<port>` (through the
+ * inspector protocol), then reads its `process.memoryUsage()`. Two readings taken this way compare
+ * what is alive, not how much garbage happened to be waiting: a collection between two plain RSS
+ * readings once made 10,000 sockets cost -3.4 KB each.
+ */
+export async function settledMemory(inspectPort: number): Promise<SettledMemory> {
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectPort}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
+  const ws = new WebSocket(targets[0]!.webSocketDebuggerUrl);
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
+  type Answer = { id?: number; result?: { result?: { value?: string } } };
+  const answers = new Map<number, (m: Answer) => void>();
+  ws.on('message', (data) => {
+    const m = JSON.parse(String(data)) as Answer;
+    if (m.id !== undefined) answers.get(m.id)?.(m);
+  });
+  let next = 0;
+  const call = (method: string, params: Record<string, unknown> = {}) =>
+    new Promise<Answer>((resolve) => {
+      const id = ++next;
+      answers.set(id, resolve);
+      ws.send(JSON.stringify({ id, method, params }));
+    });
   try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  } catch {
-    return 0;
+    // Twice: the first collection's finalizers (closed sockets' handles) free more for the second.
+    await call('HeapProfiler.collectGarbage');
+    await call('HeapProfiler.collectGarbage');
+    const answer = await call('Runtime.evaluate', {
+      expression: 'JSON.stringify(process.memoryUsage())',
+      returnByValue: true,
+    });
+    const m = JSON.parse(answer.result!.result!.value!) as { rss: number; heapUsed: number; external: number };
+    return { rssKb: m.rss / 1024, heapAndExternalKb: (m.heapUsed + m.external) / 1024 };
+  } finally {
+    ws.close();
   }
 }
 
@@ -140,10 +182,27 @@ export function openFilesLimit(): number {
   }
 }
 
+/** A child's stderr, passed on without the inspector's notices (the bench attaches to read memory). */
+function relayStderr(child: ChildProcess): void {
+  let rest = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    const lines = (rest + chunk.toString('utf8')).split('\n');
+    rest = lines.pop()!;
+    for (const line of lines)
+      if (!/^(Debugger (listening|attached|ending)|For help, see: https:\/\/nodejs\.org)/.test(line))
+        process.stderr.write(`${line}\n`);
+  });
+  child.stderr?.on('end', () => {
+    if (rest) process.stderr.write(`${rest}\n`);
+  });
+}
+
 export interface ServerProcess {
   name: string;
   url: string;
   pid: number;
+  /** The inspector's port (loopback), for `settledMemory`. */
+  inspectPort: number;
   child: ChildProcess;
   /** SIGTERM and wait for the exit (the server drains: its sockets close with 1001). */
   stop(): Promise<void>;
@@ -168,7 +227,10 @@ export async function startServer(name: string, env: Record<string, string>): Pr
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`]
     : [];
   const entry = dist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
-  const child = spawn(process.execPath, [...profile, ...entry], {
+  // The production flags (server/package.json's start script), and an inspector for `settledMemory`.
+  const inspectPort = await freePort();
+  const flags = [...productionNodeFlags(), `--inspect=127.0.0.1:${inspectPort}`];
+  const child = spawn(process.execPath, [...flags, ...profile, ...entry], {
     cwd: serverDir,
     env: {
       ...process.env,
@@ -180,8 +242,9 @@ export async function startServer(name: string, env: Record<string, string>): Pr
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'pipe'],
   });
+  relayStderr(child);
   children.add(child);
   const stop = async (signal: NodeJS.Signals) => {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
@@ -200,19 +263,30 @@ export async function startServer(name: string, env: Record<string, string>): Pr
     } catch {}
     await sleep(200);
   }
-  return { name, url, pid: child.pid!, child, stop: () => stop('SIGTERM'), kill: () => stop('SIGKILL') };
+  return {
+    name,
+    url,
+    pid: child.pid!,
+    inspectPort,
+    child,
+    stop: () => stop('SIGTERM'),
+    kill: () => stop('SIGKILL'),
+  };
 }
 
 /** A helper process of this package (tsx), which sends `{ ready: ... }` over IPC once it listens. */
 export async function startHelper<T>(
   script: string,
   env: Record<string, string>,
+  /** Node flags before the loader (the baseline gets the server's, and an inspector). */
+  flags: string[] = [],
 ): Promise<{ child: ChildProcess; ready: T }> {
   const child = fork(path.join(here, script), [], {
-    execArgv: ['--import', 'tsx'],
+    execArgv: [...flags, '--import', 'tsx'],
     env: { ...process.env, ...env },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
+  relayStderr(child);
   children.add(child);
   onStop(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');

@@ -26,6 +26,8 @@ const history = option('history', 'on');
 const viewers = Number(option('viewers', scenario === 'failover' ? '2000' : '10000'));
 const concurrency = Number(option('concurrency', '64'));
 const withBaseline = !process.argv.includes('--no-baseline');
+/** Failover with half the viewers on each process (one audience on two processes). */
+const split = process.argv.includes('--split') || process.env.BENCH_SPLIT === '1';
 /** The whole run's budget: past it the bench stops everything and exits 1 (a starved machine cannot hang it). */
 const budgetMinutes = Number(option('minutes', '40'));
 if (!['audience', 'failover'].includes(scenario)) throw new Error('--scenario must be audience or failover');
@@ -71,7 +73,7 @@ function printRun(r: RunFigures): void {
   if (r.cpu.tokens) console.log(`CPU, tokens         ${cpu(r.cpu.tokens, viewers)}`);
   console.log(`CPU, joins          ${cpu(r.cpu.joins, Math.max(1, r.join.joined))}`);
   console.log(
-    `RSS                 ${(r.rssBeforeKb / 1024).toFixed(0)} MB before, ${(r.rssAfterKb / 1024).toFixed(0)} MB with the sockets: ${r.kbPerSocket.toFixed(1)} KB per socket`,
+    `RSS (after full GC) ${(r.rssBeforeKb / 1024).toFixed(0)} MB before, ${(r.rssAfterKb / 1024).toFixed(0)} MB with the sockets: ${r.kbPerSocket.toFixed(1)} KB per socket (heap + external: ${r.heapKbPerSocket.toFixed(1)} KB)`,
   );
   if (r.webhooks) {
     const w = r.webhooks;
@@ -189,7 +191,7 @@ async function main(): Promise<void> {
       `bench/live: scenario ${scenario}, ${viewers} viewers, ${concurrency} at a time, history ${history}; ${kind}, live backend ${backend}; load average ${load().join(' ')}`,
     );
     ok =
-      scenario === 'failover' ? await failover(adminUrl, { viewers, concurrency }) : await audience(adminUrl);
+      scenario === 'failover' ? await failover(adminUrl, { viewers, concurrency, split }) : await audience(adminUrl);
   } finally {
     await stopAll();
   }

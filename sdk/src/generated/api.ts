@@ -41,7 +41,7 @@ export type BroadcastPausedEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
-  /** The spec lists no fields for this type; sent when known. */
+  /** Not promised beyond the base fields: sent when the paused broadcast is known. */
   broadcastId?: string;
 };
 export type ClipReadyEvent = {

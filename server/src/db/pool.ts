@@ -14,20 +14,11 @@ export function createPool(connectionString: string, onError: (err: Error) => vo
   return pool;
 }
 
-/**
- * Runs `fn` in a transaction on one pooled connection, holding a transaction-scoped advisory lock on
- * `lockKey` (serializing every caller with the same key across processes); commits, or rolls back and
- * rethrows, and always returns the connection.
- */
-export async function withLockedTransaction<T>(
-  pool: pg.Pool,
-  lockKey: string,
-  fn: (client: pg.PoolClient) => Promise<T>,
-): Promise<T> {
+/** Runs `fn` in a transaction on one pooled connection; commits, or rolls back and rethrows; always returns the connection. */
+export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
     await client.query('begin');
-    await client.query('select pg_advisory_xact_lock(hashtext($1))', [lockKey]);
     const result = await fn(client);
     await client.query('commit');
     return result;
@@ -37,4 +28,19 @@ export async function withLockedTransaction<T>(
   } finally {
     client.release();
   }
+}
+
+/**
+ * `withTransaction` holding a transaction-scoped advisory lock on `lockKey` (serializing every caller
+ * with the same key across processes).
+ */
+export function withLockedTransaction<T>(
+  pool: pg.Pool,
+  lockKey: string,
+  fn: (client: pg.PoolClient) => Promise<T>,
+): Promise<T> {
+  return withTransaction(pool, async (client) => {
+    await client.query('select pg_advisory_xact_lock(hashtext($1))', [lockKey]);
+    return fn(client);
+  });
 }

@@ -16,9 +16,17 @@ export function sql<T = Record<string, unknown>>(
 export const iso = (d: Date | string | null): string | null =>
   d === null ? null : new Date(d).toISOString();
 
-/** PostgreSQL's unique_violation, optionally on one named constraint or index. */
-export function isUniqueViolation(err: unknown, constraint?: string): boolean {
+/** A PostgreSQL error of one SQLSTATE, optionally on one named constraint or index. */
+function isViolation(err: unknown, sqlState: string, constraint?: string): boolean {
   const e = err as { code?: string; constraint?: string; message?: string };
-  if (e?.code !== '23505') return false;
+  if (e?.code !== sqlState) return false;
   return !constraint || e.constraint === constraint || !!e.message?.includes(constraint);
 }
+
+/** PostgreSQL's unique_violation, optionally on one named constraint or index. */
+export const isUniqueViolation = (err: unknown, constraint?: string): boolean =>
+  isViolation(err, '23505', constraint);
+
+/** PostgreSQL's foreign_key_violation, optionally on one named constraint. */
+export const isForeignKeyViolation = (err: unknown, constraint?: string): boolean =>
+  isViolation(err, '23503', constraint);

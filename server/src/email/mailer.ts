@@ -16,7 +16,7 @@ export interface SentEmail extends OutgoingEmail {
 }
 
 export interface Mailer {
-  /** true in email dev mode: URLs are returned where the spec says "dev mode". */
+  /** true in email dev mode (SMTP_URL unset): the answers carry the URLs an email would (docs/authentication.md). */
   readonly devMode: boolean;
   send(email: OutgoingEmail): Promise<void>;
   /** Dev mode only: kept emails, newest first. */

@@ -1,12 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Modality } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../db/sql';
+import type { Queryable } from '../db/pool';
 import { narrowRole } from '../events/roles';
 import type { RequestAuth } from '../http/auth';
 import { notFound, problem } from '../lib/problem';
 import { type GatewayEvent, type GatewayIdentity, identityOf, visibleToPublic } from './gateway-identity';
 import type { GatewayTokens } from '../lib/gateway-tokens';
+
+export interface TokenDeps {
+  gatewayTokens: GatewayTokens;
+  publicBaseUrl: string;
+  /** The plain pool: the event read skips the entity manager (an anonymous caller never needs one). */
+  db: Queryable;
+}
 
 export interface GatewayTokenAnswer {
   token: string;
@@ -21,21 +28,23 @@ interface EventRow {
   workspace_id: string;
   status: GatewayEvent['status'];
   visibility: GatewayEvent['visibility'];
-  active_phase_id: string | null;
+  /**
+   * The modality a gateway token is issued for: the active phase's while the event is live, else the
+   * first phase's (what a caller joining now, or early, walks into). Null: the event has no phases.
+   */
+  modality: Modality | null;
 }
 
-/**
- * The modality a gateway token is issued for: the active phase's while the event is live, else the
- * first phase's (what a caller joining now, or early, walks into). Null: the event has no phases.
- */
-async function currentModality(em: EntityManager, event: EventRow): Promise<Modality | null> {
-  const phases = await sql<{ id: string; modality: Modality }>(
-    em,
-    'select id, modality from phase where event_id = ? order by position',
-    [event.id],
+/** The event and its current modality in one round trip (every token asks it, thousands a second at a start). */
+async function readEvent(db: Queryable, eventId: string): Promise<EventRow | undefined> {
+  const { rows } = await db.query<EventRow>(
+    `select e.id, e.workspace_id, e.status, e.visibility,
+            (select p.modality from phase p where p.event_id = e.id
+              order by p.id = e.active_phase_id is true desc, p.position limit 1) as modality
+       from event e where e.id = $1`,
+    [eventId],
   );
-  const active = event.active_phase_id ? phases.find((p) => p.id === event.active_phase_id) : undefined;
-  return (active ?? phases[0])?.modality ?? null;
+  return rows[0];
 }
 
 /** ws:// or wss:// twin of the public base URL, with the live-gateway path and the token. */
@@ -47,13 +56,14 @@ export function liveUrl(publicBaseUrl: string, token: string): string {
 }
 
 /**
- * POST /v1/auth/gateway-token (spec "Gateway token rules"): a session caller gets their event role
+ * POST /v1/auth/gateway-token (docs/live.md): a session caller gets their event role
  * narrowed to the current phase's modality; a caller without one gets an anonymous viewer token only
  * where the public may watch a broadcast; a signed-out caller on a call is 401 sign_in_required.
  */
 export async function issueGatewayToken(
-  deps: { gatewayTokens: GatewayTokens; publicBaseUrl: string },
-  em: EntityManager,
+  deps: TokenDeps,
+  /** The request's entity manager, made only for a caller with a session. */
+  em: () => EntityManager,
   auth: RequestAuth,
   bearerSent: boolean,
   eventId: string,
@@ -61,11 +71,7 @@ export async function issueGatewayToken(
   // A Bearer token that resolves to nothing is a mistake to report, not a reason to go anonymous.
   if (bearerSent && !auth.session)
     throw problem('unauthorized', 'The Bearer session token is unknown or expired');
-  const [row] = await sql<EventRow>(
-    em,
-    'select id, workspace_id, status, visibility, active_phase_id from event where id = ?',
-    [eventId],
-  );
+  const row = await readEvent(deps.db, eventId);
   if (!row) throw notFound('Event');
   const event: GatewayEvent = {
     id: row.id,
@@ -74,11 +80,11 @@ export async function issueGatewayToken(
     visibility: row.visibility,
   };
 
-  const identity = auth.session ? await identityOf(em, auth.session, event) : null;
+  const identity = auth.session ? await identityOf(em(), auth.session, event) : null;
   if (!identity && !visibleToPublic(event)) throw notFound('Event');
   if (event.status === 'ended')
     throw problem('invalid_state', 'The event has ended; its live plane is closed');
-  const modality = await currentModality(em, row);
+  const { modality } = row;
   if (!modality) throw problem('invalid_state', 'The event has no phases yet, so there is nothing to join');
 
   if (!identity) {
@@ -106,7 +112,7 @@ export async function issueGatewayToken(
 }
 
 async function sign(
-  deps: { gatewayTokens: GatewayTokens; publicBaseUrl: string },
+  deps: TokenDeps,
   claims: Parameters<GatewayTokens['sign']>[0],
 ): Promise<GatewayTokenAnswer> {
   const { token, expiresAt } = await deps.gatewayTokens.sign(claims);

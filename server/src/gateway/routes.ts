@@ -29,13 +29,13 @@ export const guestIntegrationsRoutes = (ctx: AppContext) => {
 export const gatewayRoutes = (ctx: AppContext) => {
   // One key cache per process: imported PEMs and remote key sets are reused across exchanges.
   const partnerKeys = new PartnerKeys(ctx.config.webhookAllowInsecureUrls);
-  const deps = { gatewayTokens: ctx.gatewayTokens, publicBaseUrl: ctx.config.publicBaseUrl };
+  const deps = { gatewayTokens: ctx.gatewayTokens, publicBaseUrl: ctx.config.publicBaseUrl, db: ctx.pool };
   return {
     token: s.route(contract.gateway.token, async ({ req, body }) => ({
       status: 200,
       body: await issueGatewayToken(
         deps,
-        req.em,
+        () => req.em,
         req.auth,
         req.header('authorization') !== undefined,
         body.eventId,

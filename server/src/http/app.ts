@@ -9,11 +9,12 @@ import { healthRouter, type ReadinessCheck } from './health';
 import { idempotency } from './idempotency';
 import { checkInput, jsonMediaTypes } from './input-rules';
 import { metricsRouter } from './metrics';
-import { sendJsonTextVerbatim } from './json-text-responses';
+import { sendJsonDirectly } from './json-responses';
 import { fieldErrors, problem } from '../lib/problem';
 import { errorHandler } from './problem';
 import { requestContext } from './request-context';
 import { traceRequests } from './tracing';
+import { onlyUnder, routeTable } from './route-table';
 import { unmatchedRoute } from './unmatched-route';
 import { forkEntityManagerOnFirstUse } from './request-entity-manager';
 import { withResponseValidation } from './response-validation';
@@ -36,22 +37,24 @@ export function createApp(ctx: AppContext, router: Record<string, unknown>, opti
   app.disable('x-powered-by');
   app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
-  sendJsonTextVerbatim(app);
+  sendJsonDirectly(app);
   forkEntityManagerOnFirstUse(app, orm);
 
-  app.use(requestContext(logger, options.httpMetrics !== false));
+  app.use(requestContext(app, logger, options.httpMetrics !== false));
   const tracing = traceRequests();
   if (tracing) app.use(tracing);
   app.use(cors(config.corsOrigins));
-  app.use(healthRouter(ctx, options.readiness));
-  app.use(metricsRouter(config));
-  app.use(docsRouter(config.errorsBaseUrl));
+  app.use(onlyUnder(['/healthz', '/readyz', '/version'], healthRouter(ctx, options.readiness)));
+  app.use(onlyUnder(['/metrics'], metricsRouter(config)));
+  app.use(onlyUnder(['/docs', '/v1/openapi.json'], docsRouter(config.errorsBaseUrl)));
   app.use(express.json({ limit: jsonLimit, type: jsonMediaTypes }));
 
   // Tests check every answer against the contract (ts-rest's own check cannot read pre-rendered JSON).
   const handlers = process.env.NODE_ENV === 'test' ? withResponseValidation(contract, router) : router;
+  const routes = routeTable(app);
+  app.use(routes.dispatch);
   // The completed router has a handler for every contract route (domain or 501), which ts-rest's type cannot see.
-  createExpressEndpoints(contract, handlers as never, app, {
+  createExpressEndpoints(contract, handlers as never, routes.sink, {
     logInitialization: false,
     jsonQuery: false,
     responseValidation: false,

@@ -17,7 +17,9 @@ function carriesBody(req: Request): boolean {
  * reaches a handler, a log line or the database (docs/input-rules.md).
  */
 export const checkInput = (): RequestHandler => (req, _res, next) => {
-  if (carriesBody(req) && !req.is(jsonMediaTypes)) {
+  // express.json (jsonMediaTypes) marks a body it read with `_body`: a body it left unread is not JSON.
+  // Its verdict is reused rather than parsing the content type a second time on every write.
+  if (carriesBody(req) && !(req as Request & { _body?: boolean })._body) {
     const type = req.headers['content-type'];
     return next(
       problem(

@@ -8,6 +8,7 @@ import type { GatewayTokens } from './gateway-tokens';
 import type { CredentialCache } from './credential-cache';
 import type { RateLimitStore } from './rate-limits';
 import type { DomainEventBus } from './domain-events';
+import type { ForegroundLoad } from './foreground';
 
 /** What every domain gets: configuration, the ORM and the logger. Domains add their own services. */
 export interface AppContext {
@@ -27,4 +28,6 @@ export interface AppContext {
   credentialChanges: CredentialChanges;
   /** Signs and verifies live-gateway tokens with the keys shared through the database. */
   gatewayTokens: GatewayTokens;
+  /** Bursts someone waits on (a crowd joining a live event); background work (webhook deliveries) yields to them. */
+  foreground: ForegroundLoad;
 }

@@ -23,6 +23,8 @@ export interface RecordedDomainEvent {
 
 /** Runs inside the same transaction as the change; throwing rolls the change back. */
 export type DomainEventSubscriber = (em: EntityManager, event: RecordedDomainEvent) => Promise<void>;
+/** The same for several events recorded together (one statement for all of them, where it can). */
+export type DomainEventsSubscriber = (em: EntityManager, events: RecordedDomainEvent[]) => Promise<void>;
 
 /**
  * The one internal event bus. `record` must be called with the transactional entity manager of the
@@ -30,30 +32,56 @@ export type DomainEventSubscriber = (em: EntityManager, event: RecordedDomainEve
  * roll back with it.
  */
 export class DomainEventBus {
-  private readonly subscribers: DomainEventSubscriber[] = [];
+  private readonly subscribers: { one: DomainEventSubscriber; many?: DomainEventsSubscriber }[] = [];
 
-  subscribe(subscriber: DomainEventSubscriber): void {
-    this.subscribers.push(subscriber);
+  /** `many`, when given, takes the events of a `recordMany` at once; without it `one` takes each. */
+  subscribe(subscriber: DomainEventSubscriber, many?: DomainEventsSubscriber): void {
+    this.subscribers.push({ one: subscriber, many });
   }
 
   async record(em: EntityManager, input: DomainEventInput): Promise<RecordedDomainEvent> {
-    const event: RecordedDomainEvent = {
+    const [event] = await this.recordMany(em, [input]);
+    return event!;
+  }
+
+  /**
+   * Several facts in one transaction with one insert (a join storm records thousands of
+   * participant.joined a second: one statement per group, not per fact).
+   */
+  async recordMany(em: EntityManager, inputs: DomainEventInput[]): Promise<RecordedDomainEvent[]> {
+    if (!inputs.length) return [];
+    const events: RecordedDomainEvent[] = inputs.map((input) => ({
       id: randomUUID(),
       type: input.type,
       workspaceId: input.workspaceId,
       eventId: input.eventId,
       occurredAt: input.occurredAt ?? new Date(),
       data: input.data ?? {},
-    };
-    await em
-      .getConnection()
-      .execute(
-        'insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at) values (?, ?, ?, ?, ?, ?)',
-        [event.id, event.type, event.workspaceId, event.eventId, JSON.stringify(event.data), event.occurredAt],
-        'run',
-        em.getTransactionContext(),
-      );
-    for (const subscriber of this.subscribers) await subscriber(em, event);
-    return event;
+    }));
+    await em.getConnection().execute(
+      `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
+       select id, type, workspace_id, event_id, payload, occurred_at
+         from jsonb_to_recordset(?::jsonb)
+           as x(id uuid, type text, workspace_id uuid, event_id uuid, payload jsonb, occurred_at timestamptz)`,
+      [
+        JSON.stringify(
+          events.map((e) => ({
+            id: e.id,
+            type: e.type,
+            workspace_id: e.workspaceId,
+            event_id: e.eventId,
+            payload: e.data,
+            occurred_at: e.occurredAt.toISOString(),
+          })),
+        ),
+      ],
+      'run',
+      em.getTransactionContext(),
+    );
+    for (const { one, many } of this.subscribers) {
+      if (many) await many(em, events);
+      else for (const event of events) await one(em, event);
+    }
+    return events;
   }
 }

@@ -1,6 +1,17 @@
-import { randomUUID } from 'node:crypto';
+import {
+  createHmac,
+  createPrivateKey,
+  createPublicKey,
+  hkdfSync,
+  type JsonWebKey,
+  type KeyObject,
+  randomUUID,
+  sign as signData,
+  timingSafeEqual,
+  verify as verifyData,
+} from 'node:crypto';
 import type { EventRole } from '@gathercast/contract';
-import { exportJWK, generateKeyPair, importJWK, type JWK, jwtVerify, SignJWT } from 'jose';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type pg from 'pg';
 import { withLockedTransaction } from '../db/pool';
 
@@ -38,8 +49,86 @@ const algorithm = 'ES256';
 
 interface StoredKey {
   kid: string;
-  privateKey: CryptoKey | Uint8Array;
-  publicKey: CryptoKey | Uint8Array;
+  /** Imported once: signing is synchronous and reuses it (no per-token key import, no thread-pool hop). */
+  privateKey: KeyObject;
+  /** Verification is synchronous too: WebCrypto's verify costs a thread-pool job and promise hops per token. */
+  publicKey: KeyObject;
+  /** Derived from the private key, so every replica holds it: the HMAC key of resume secrets. */
+  resumeKey: Buffer;
+}
+
+const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+/** A compact ES256 JWS: P-256 ECDSA over SHA-256, the signature as r || s (what ES256 verifiers expect). */
+function signJwt(key: StoredKey, payload: Record<string, unknown>): string {
+  const input = `${base64url({ alg: algorithm, kid: key.kid, typ: 'JWT' })}.${base64url(payload)}`;
+  const signature = signData('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+const resumePrefix = 'r1.';
+
+/**
+ * A resume secret: `r1.<kid>.<HMAC-SHA256(eventId, participantId)>` under a key derived from the
+ * signing key, so any replica checks it. Deterministic (the same for every socket of a participant in
+ * an event) and a fraction of an ECDSA signature's cost, which every join paid before.
+ */
+function resumeSecretOf(key: StoredKey, eventId: string, participantId: string): string {
+  const mac = createHmac('sha256', key.resumeKey).update(`${eventId}\n${participantId}`).digest('base64url');
+  return `${resumePrefix}${key.kid}.${mac}`;
+}
+
+class InvalidJwt extends Error {}
+
+const decodePart = (part: string): Record<string, unknown> => {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+  } catch {
+    throw new InvalidJwt('malformed token');
+  }
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InvalidJwt('malformed token');
+  return value as Record<string, unknown>;
+};
+
+/**
+ * Checks a compact ES256 JWS of ours and its registered claims, as a JWT library would: the header
+ * names ES256 and a key (nothing critical we do not know), the signature holds under that key, `iss`
+ * and `aud` are ours, `exp` (when present) is in the future and `nbf` (when present) is not.
+ * Synchronous: one P-256 verification on the calling thread, a fraction of a join's cost.
+ */
+function verifyJwt(
+  token: string,
+  keyFor: (kid: string) => KeyObject,
+  expected: { audience: string; subject?: string },
+  now = Math.floor(Date.now() / 1000),
+): Record<string, unknown> {
+  const parts = token.split('.');
+  if (parts.length !== 3) throw new InvalidJwt('malformed token');
+  const [h, p, s] = parts as [string, string, string];
+  const header = decodePart(h);
+  if (header.alg !== algorithm) throw new InvalidJwt('unexpected algorithm');
+  if (header.crit !== undefined || header.b64 !== undefined) throw new InvalidJwt('unsupported header');
+  if (typeof header.kid !== 'string') throw new InvalidJwt('token names no key');
+  const signature = Buffer.from(s, 'base64url');
+  const signed = verifyData(
+    'sha256',
+    Buffer.from(`${h}.${p}`),
+    { key: keyFor(header.kid), dsaEncoding: 'ieee-p1363' },
+    signature,
+  );
+  if (!signed) throw new InvalidJwt('signature verification failed');
+  const payload = decodePart(p);
+  if (payload.iss !== issuer) throw new InvalidJwt('unexpected issuer');
+  const aud = payload.aud;
+  if (!(aud === expected.audience || (Array.isArray(aud) && aud.includes(expected.audience))))
+    throw new InvalidJwt('unexpected audience');
+  if (expected.subject !== undefined && payload.sub !== expected.subject) throw new InvalidJwt('unexpected subject');
+  for (const claim of ['exp', 'nbf', 'iat'] as const)
+    if (payload[claim] !== undefined && typeof payload[claim] !== 'number') throw new InvalidJwt(`invalid ${claim}`);
+  if (typeof payload.exp === 'number' && payload.exp <= now) throw new InvalidJwt('token expired');
+  if (typeof payload.nbf === 'number' && payload.nbf > now) throw new InvalidJwt('token not yet valid');
+  return payload;
 }
 
 /**
@@ -62,26 +151,22 @@ export class GatewayTokens {
 
   async sign(claims: GatewayClaims, now = Date.now()): Promise<{ token: string; expiresAt: Date }> {
     const expiresAt = new Date(now + gatewayTokenLifetimeMs);
-    const token = await new SignJWT({ ...claims })
-      .setProtectedHeader({ alg: algorithm, kid: this.current.kid, typ: 'JWT' })
-      .setIssuer(issuer)
-      .setAudience(audience)
-      .setSubject(claims.participantId)
-      .setJti(randomUUID())
-      .setIssuedAt(Math.floor(now / 1000))
-      .setExpirationTime(Math.floor(expiresAt.getTime() / 1000))
-      .sign(this.current.privateKey);
+    const token = signJwt(this.current, {
+      ...claims,
+      iss: issuer,
+      aud: audience,
+      sub: claims.participantId,
+      jti: randomUUID(),
+      iat: Math.floor(now / 1000),
+      exp: Math.floor(expiresAt.getTime() / 1000),
+    });
     return { token, expiresAt };
   }
 
   /** The claims of a valid, unexpired token of ours; InvalidGatewayToken otherwise. */
   async verify(token: string): Promise<GatewayClaims> {
     try {
-      const { payload } = await jwtVerify(token, (header) => this.publicKeyFor(header.kid), {
-        issuer,
-        audience,
-        algorithms: [algorithm],
-      });
+      const payload = await this.checked(token, { audience });
       const { eventId, participantId, userId, name, role, storedRole, anonymous, via } =
         payload as unknown as GatewayClaims;
       // A token from before storedRole existed (at most 5 minutes old) reads its role as stored.
@@ -96,35 +181,38 @@ export class GatewayTokens {
    * participant's session in this event. It opens nothing by itself; the reconnect still needs a token.
    */
   resumeSecret(eventId: string, participantId: string): Promise<string> {
-    return new SignJWT({ eventId })
-      .setProtectedHeader({ alg: algorithm, kid: this.current.kid, typ: 'JWT' })
-      .setIssuer(issuer)
-      .setAudience(resumeAudience)
-      .setSubject(participantId)
-      .sign(this.current.privateKey);
+    return Promise.resolve(resumeSecretOf(this.current, eventId, participantId));
   }
 
   /** Whether `secret` is a resume secret of ours for this event and participant. */
   async isResumeSecret(secret: string, eventId: string, participantId: string): Promise<boolean> {
     try {
-      const { payload } = await jwtVerify(secret, (header) => this.publicKeyFor(header.kid), {
-        issuer,
-        audience: resumeAudience,
-        subject: participantId,
-        algorithms: [algorithm],
-      });
+      if (secret.startsWith(resumePrefix)) {
+        const kid = secret.slice(resumePrefix.length, secret.lastIndexOf('.'));
+        if (!this.keys.has(kid)) await this.reload();
+        const key = this.keys.get(kid);
+        if (!key) return false;
+        const expected = Buffer.from(resumeSecretOf(key, eventId, participantId));
+        const given = Buffer.from(secret);
+        return given.length === expected.length && timingSafeEqual(given, expected);
+      }
+      // A signed secret from before resume secrets were HMACs (a rolling deploy): still honoured.
+      const payload = await this.checked(secret, { audience: resumeAudience, subject: participantId });
       return payload.eventId === eventId;
     } catch {
       return false;
     }
   }
 
-  private async publicKeyFor(kid: string | undefined) {
-    if (!kid) throw new InvalidGatewayToken('token names no key');
-    if (!this.keys.has(kid)) await this.reload();
-    const key = this.keys.get(kid);
-    if (!key) throw new InvalidGatewayToken('token names an unknown key');
-    return key.publicKey;
+  /** The verified payload; a key this process has not seen yet makes it reload the keys once. */
+  private async checked(token: string, expected: { audience: string; subject?: string }) {
+    const kid = token.includes('.') ? decodePart(token.slice(0, token.indexOf('.'))).kid : undefined;
+    if (typeof kid === 'string' && !this.keys.has(kid)) await this.reload();
+    return verifyJwt(token, (k) => {
+      const key = this.keys.get(k);
+      if (!key) throw new InvalidJwt('token names an unknown key');
+      return key.publicKey;
+    }, expected);
   }
 
   private ensureKey() {
@@ -147,8 +235,11 @@ export class GatewayTokens {
       if (this.keys.has(row.kid)) continue;
       this.keys.set(row.kid, {
         kid: row.kid,
-        privateKey: await importJWK(row.private_jwk, algorithm),
-        publicKey: await importJWK(row.public_jwk, algorithm),
+        privateKey: createPrivateKey({ key: row.private_jwk as JsonWebKey, format: 'jwk' }),
+        publicKey: createPublicKey({ key: row.public_jwk as JsonWebKey, format: 'jwk' }),
+        resumeKey: Buffer.from(
+          hkdfSync('sha256', Buffer.from(String(row.private_jwk.d), 'base64url'), '', resumeAudience, 32),
+        ),
       });
     }
     // Every replica signs with the oldest key, so all of them agree without coordination.

@@ -1,6 +1,6 @@
 /**
  * A response body that is already JSON text (rendered by PostgreSQL, see `db/json-rows.ts`). The
- * HTTP layer sends the text as it is (`http/json-text-responses.ts`) instead of serializing an object.
+ * HTTP layer sends the text as it is (`http/json-responses.ts`) instead of serializing an object.
  * `T` is the shape the text encodes: handlers return it as their typed body via `asBody`.
  */
 export class JsonText<T> {

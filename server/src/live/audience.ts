@@ -6,14 +6,23 @@ import type { Handler } from './deps';
 import type { AudienceCounts, PresenceInfo } from './presence-store';
 
 /**
+ * At most this many audience messages a second per event and process: a large audience hears the
+ * counts less often (10,000 sockets here: every 5 s), so the counts never cost more than a fixed share
+ * of the process however many watch. Joiners still get the counts right after their welcome.
+ */
+const audienceSendsPerSecond = 2000;
+
+/**
  * The audience of an event, counted instead of announced. Viewers are not announced one by one
  * (that is N messages per join, N² for a join storm): every socket gets an `audience` message with
- * the counts by role, right after its welcome and then at most once per interval when they changed.
+ * the counts by role, right after its welcome and then at most once per interval when they changed
+ * (a longer one for a large audience, see `audienceSendsPerSecond`).
  * Each process reads the shared counts once per interval for each event it has sockets of, so the
  * cost does not grow with joins.
  */
 export class LiveAudience {
-  readonly #sent = new Map<string, { key: string; counts: AudienceCounts }>();
+  /** The last counts sent per event, with their message (one object: serialized once for every joiner). */
+  readonly #sent = new Map<string, { key: string; message: LiveServerMessage; at: number }>();
   readonly #reading = new Map<string, Promise<AudienceCounts>>();
   /** The last counts read for joiners, kept for one interval: a join storm reads the counts once a second. */
   readonly #recent = new Map<string, { at: number; counts: Promise<AudienceCounts> }>();
@@ -43,7 +52,7 @@ export class LiveAudience {
   /** The counts a joining socket gets after its welcome: the last ones sent here, or one shared read. */
   async current(eventId: string): Promise<LiveServerMessage> {
     const sent = this.#sent.get(eventId);
-    if (sent) return audienceMessage(sent.counts);
+    if (sent) return sent.message;
     const recent = this.#recent.get(eventId);
     if (recent && Date.now() - recent.at < this.intervalMs) return audienceMessage(await recent.counts);
     const counts = this.#read(eventId);
@@ -74,12 +83,17 @@ export class LiveAudience {
     this.#ticking = true;
     try {
       for (const eventId of [...this.source.events()]) {
+        const sockets = this.source.local(eventId);
+        const sent = this.#sent.get(eventId);
+        const everyMs = Math.max(this.intervalMs, (sockets.length / audienceSendsPerSecond) * 1000);
+        // A tick's timer is not exact: a little early still counts as due.
+        if (sent && Date.now() - sent.at < everyMs - this.intervalMs / 2) continue;
         const counts = await this.#read(eventId);
         const key = JSON.stringify(counts);
-        if (this.#sent.get(eventId)?.key === key) continue;
-        this.#sent.set(eventId, { key, counts });
+        if (sent?.key === key) continue;
         const message = audienceMessage(counts);
-        for (const conn of this.source.local(eventId)) conn.send(message);
+        this.#sent.set(eventId, { key, message, at: Date.now() });
+        for (const conn of sockets) conn.send(message);
       }
     } catch (err) {
       this.logger.warn({ err }, 'live audience count failed');

@@ -30,6 +30,21 @@ export const closeCodes = {
  */
 const maxBufferedBytes = 4 * 1024 * 1024;
 
+/**
+ * Each message object is serialized once, however many sockets it goes to: a broadcast (a fanned-out
+ * envelope, an audience count) hands the same object to every socket, and serializing it per socket
+ * costs O(N) JSON work per message on top of the O(N) writes.
+ */
+const encodings = new WeakMap<LiveServerMessage, Buffer>();
+function encoded(message: LiveServerMessage): Buffer {
+  let data = encodings.get(message);
+  if (!data) {
+    data = Buffer.from(JSON.stringify(message));
+    encodings.set(message, data);
+  }
+  return data;
+}
+
 /** Burst and sustained rate of client messages per connection. */
 const rateBurst = 20;
 const ratePerSecond = 10;
@@ -51,6 +66,8 @@ export class LiveConnection {
   /** The last event-stream seq this socket was sent (or started after): older ones are never sent again. */
   lastSeq = 0;
   #queue: LiveServerMessage[] | null = [];
+  /** Sends what the upgrade held back in the socket (see `holdWrites`). */
+  #flush: (() => void) | undefined;
   #tokens = rateBurst;
   #refilledAt = Date.now();
 
@@ -109,7 +126,34 @@ export class LiveConnection {
       this.ws.terminate();
       return;
     }
-    this.ws.send(JSON.stringify(message));
+    this.ws.send(encoded(message), { binary: false });
+  }
+
+  /**
+   * Writes to the socket wait (corked) until `flush()` or the end of this turn of the event loop,
+   * whichever comes first: the 101 of the upgrade and the first messages then leave in one write.
+   */
+  static holdWrites(socket: { cork(): void; uncork(): void }): () => void {
+    socket.cork();
+    let held = true;
+    const flush = () => {
+      if (!held) return;
+      held = false;
+      socket.uncork();
+    };
+    setImmediate(flush);
+    return flush;
+  }
+
+  /** Hands over the flush of writes the upgrade held back (`holdWrites`). */
+  holding(flush: () => void): void {
+    this.#flush = flush;
+  }
+
+  /** Sends now whatever the upgrade held back. */
+  flush(): void {
+    this.#flush?.();
+    this.#flush = undefined;
   }
 
   /** Sends what waited for the welcome and the snapshot; from now on messages go straight out. */

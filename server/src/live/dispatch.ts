@@ -63,10 +63,13 @@ function parse(raw: string): LiveClientMessage {
   return parsed.data;
 }
 
-/** Validates, authorizes and runs one client message; every refusal is an `error` message. */
-export async function dispatch(deps: LiveDeps, conn: LiveConnection, raw: string): Promise<void> {
+/**
+ * Validates, authorizes and runs one client message; every refusal is an `error` message. `allowed`:
+ * whether the socket's rate allowed the message when it arrived (the refusal still answers in order).
+ */
+export async function dispatch(deps: LiveDeps, conn: LiveConnection, raw: string, allowed: boolean): Promise<void> {
   try {
-    if (!conn.takeToken()) throw new LiveError('rate_limited', 'Too many messages; slow down');
+    if (!allowed) throw new LiveError('rate_limited', 'Too many messages; slow down');
     const message = parse(raw);
     if (message.type === 'ping') {
       conn.send({ type: 'pong' });

@@ -26,6 +26,8 @@ export interface Envelope {
   target: Target;
   message?: LiveServerMessage;
   action?: Action;
+  /** `resumed`: who resumed (one notice for many participants; older processes sent one per participant in `target`). */
+  participants?: string[];
   /** The event stream's number for this envelope, assigned where it was published (set on delivery). */
   seq?: number;
 }
@@ -60,15 +62,23 @@ export interface Fanout {
 const channel = 'gc_live';
 /** NOTIFY payloads must stay under 8000 bytes; larger envelopes are fetched from the history (or live_message). */
 const maxInlineBytes = 7000;
-/** `ref:<eventId>:<seq>`: in live_history; `msg:<seq>:<id>`: in live_message (history off). */
+/** `ref:<eventId>:<seq>`: in live_history; `msg:<seq>:<id>`: in live_message (history off; `msg::<id>` a large notice). */
 const refPrefix = 'ref:';
 const msgPrefix = 'msg:';
 
-/** `<seq>:<envelope json>`: the wire form on both backends. */
+/** `<seq>:<envelope json>`, or `:<envelope json>` for a notice: the wire form on both backends. */
 function parseNumbered(payload: string): Envelope {
   const colon = payload.indexOf(':');
-  return { ...(JSON.parse(payload.slice(colon + 1)) as Envelope), seq: Number(payload.slice(0, colon)) };
+  const envelope = JSON.parse(payload.slice(colon + 1)) as Envelope;
+  return colon > 0 ? { ...envelope, seq: Number(payload.slice(0, colon)) } : envelope;
 }
+
+/**
+ * An envelope without a message (a resume, a lobby decision) is a notice to the processes, not part of
+ * the event's stream: it takes no seq and no room in the history. A crowd resuming at once therefore
+ * neither trims the messages its later members still need nor queues behind the event's counter.
+ */
+export const isNotice = (envelope: Envelope): boolean => !envelope.message;
 
 /** A backlog is whole when it holds every seq from after + 1 to lastSeq. */
 function whole(after: number, lastSeq: number, envelopes: Envelope[]): Backlog | null {
@@ -110,6 +120,17 @@ export class PgFanout implements Fanout {
   async publish(envelope: Envelope): Promise<void> {
     const json = JSON.stringify(envelope);
     const inline = Buffer.byteLength(json) <= maxInlineBytes;
+    if (isNotice(envelope)) {
+      if (inline) await this.pool.query('select pg_notify($1, $2)', [channel, `:${json}`]);
+      else {
+        const id = randomUUID();
+        await this.pool.query(
+          'with m as (insert into live_message (id, payload) values ($2, $3)) select pg_notify($1, $4)',
+          [channel, id, json, `${msgPrefix}:${id}`],
+        );
+      }
+      return;
+    }
     const keep = this.limits.max > 0;
     let ref: string | null = null;
     if (!inline && !keep) {
@@ -184,7 +205,7 @@ export class PgFanout implements Fanout {
         const { rows } = await this.pool.query<{ payload: string }>('select payload from live_message where id = $1', [
           id,
         ]);
-        if (rows[0]) deliver({ ...(JSON.parse(rows[0].payload) as Envelope), seq: Number(seq) });
+        if (rows[0]) deliver({ ...(JSON.parse(rows[0].payload) as Envelope), ...(seq ? { seq: Number(seq) } : {}) });
         return;
       }
       if (!payload.startsWith(refPrefix)) return deliver(parseNumbered(payload));
@@ -281,6 +302,10 @@ export class RedisFanout implements Fanout {
   }
 
   async publish(envelope: Envelope): Promise<void> {
+    if (isNotice(envelope)) {
+      await this.#pub.publish(this.#channel, `:${JSON.stringify(envelope)}`);
+      return;
+    }
     await this.#pub.eval(
       publishScript,
       2,

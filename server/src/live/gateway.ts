@@ -22,7 +22,9 @@ import { PgPresenceStore } from './presence-pg';
 import { RedisPresenceStore } from './presence-redis';
 import { defaultPresenceTiming, type PresenceStore, type PresenceTiming } from './presence-store';
 import { LiveTables } from './tables';
-import { type ResumeRequest, welcomeConnection } from './welcome';
+import { LiveResumes, type ResumeRequest, resumeRequest } from './resume';
+import { SeqReads } from './seq-reads';
+import { welcomeConnection } from './welcome';
 
 export const livePath = '/v1/live';
 /** Largest client message accepted; bigger frames close the socket with 1009. */
@@ -34,6 +36,8 @@ const pingIntervalMs = 30_000;
  */
 const maxQueuedMessages = 64;
 const eventCacheMs = 1000;
+/** How many socket writes of a fanned-out message cost about as much as one join (see ForegroundLoad). */
+const socketsPerJoinCost = 25;
 
 export interface LiveOptions {
   presence?: PresenceTiming;
@@ -53,6 +57,8 @@ export class LiveGateway implements LiveDeps {
   readonly phaseChanges: PhaseChanges;
   readonly audience: LiveAudience;
   readonly snapshots: JoinSnapshots;
+  readonly resumes: LiveResumes;
+  readonly seqs: SeqReads;
   readonly #leaving = new Set<Promise<void>>();
   /** Leaves held for the resume window per `eventId/participantId` (sockets lost abruptly); run at once on shutdown. */
   readonly #held = new Map<string, Set<() => Promise<void>>>();
@@ -69,6 +75,8 @@ export class LiveGateway implements LiveDeps {
     this.presence = new LivePresence(ctx, store, fanout, timing);
     this.tables = new LiveTables(ctx.pool, this.presence);
     this.snapshots = new JoinSnapshots(ctx.pool);
+    this.resumes = new LiveResumes(fanout, ctx.gatewayTokens);
+    this.seqs = new SeqReads((eventId) => fanout.lastSeq(eventId));
     this.audience = new LiveAudience(
       {
         counts: (eventId) => this.presence.counts(eventId),
@@ -143,6 +151,8 @@ export class LiveGateway implements LiveDeps {
     if (url.pathname !== livePath)
       return refuse(socket, 404, 'not_found', `No WebSocket endpoint at ${url.pathname}`, this.ctx);
     if (this.#closing) return refuse(socket, 503, 'unavailable', 'The server is shutting down', this.ctx);
+    // A crowd joining at once: webhook deliveries (their participant.joined among them) make room.
+    this.ctx.foreground.note();
     const token = url.searchParams.get('token');
     let claims: GatewayClaims;
     try {
@@ -161,11 +171,20 @@ export class LiveGateway implements LiveDeps {
     const event = await this.event(claims.eventId).catch(() => null);
     if (!event) return refuse(socket, 404, 'not_found', 'Event not found', this.ctx);
     const resume = resumeRequest(url);
-    this.#wss.handleUpgrade(req, socket, head, (ws) => void this.#open(ws, claims, event, resume));
+    // The 101 and the first messages in one write: a syscall each is much of a join's cost.
+    const flush = LiveConnection.holdWrites(socket);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => void this.#open(ws, claims, event, resume, flush));
   }
 
-  async #open(ws: WebSocket, claims: GatewayClaims, event: LiveEvent, resume?: ResumeRequest): Promise<void> {
+  async #open(
+    ws: WebSocket,
+    claims: GatewayClaims,
+    event: LiveEvent,
+    resume: ResumeRequest | undefined,
+    flush: () => void,
+  ): Promise<void> {
     const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole));
+    conn.holding(flush);
     ws.on('pong', () => {
       conn.alive = true;
     });
@@ -209,8 +228,11 @@ export class LiveGateway implements LiveDeps {
         return;
       }
       const raw = isBinary ? '' : data.toString();
+      // The rate is the client's, counted as its messages arrive: messages that waited behind a slow
+      // query of this process and are then handled in a quick run are not a burst the client sent.
+      const allowed = conn.takeToken();
       queued++;
-      chain = chain.then(() => dispatch(this, conn, raw)).finally(() => queued--);
+      chain = chain.then(() => dispatch(this, conn, raw, allowed)).finally(() => queued--);
     });
     ws.on('close', (code) => {
       conn.closed = true;
@@ -223,6 +245,7 @@ export class LiveGateway implements LiveDeps {
         this.#events.delete(event.id);
         this.audience.forget(event.id);
         this.snapshots.forget(event.id);
+        this.seqs.forget(event.id);
       }
       const leaving = chain.then(() => this.#gone(conn));
       this.#leaving.add(leaving);
@@ -263,17 +286,25 @@ export class LiveGateway implements LiveDeps {
     held.add(leave);
   }
 
-  /** The participant resumed (here or elsewhere) and counts as present there: their held leaves go now. */
-  #resumed(eventId: string, target: Envelope['target']): void {
-    if (target.to !== 'participant') return;
-    for (const leave of this.#held.get(`${eventId}/${target.participantId}`) ?? []) void leave();
+  /** The participants resumed (here or elsewhere) and count as present there: their held leaves go now. */
+  #resumed({ eventId, target, participants }: Envelope): void {
+    const ids = participants ?? (target.to === 'participant' ? [target.participantId] : []);
+    for (const id of ids) for (const leave of this.#held.get(`${eventId}/${id}`) ?? []) void leave();
   }
 
   /** Called with every envelope any process published. */
   #deliver(envelope: Envelope): void {
     const message = envelope.message && { ...envelope.message, seq: envelope.seq };
-    if (envelope.action === 'resumed') this.#resumed(envelope.eventId, envelope.target);
-    for (const conn of this.#byEvent.get(envelope.eventId) ?? []) {
+    if (envelope.seq !== undefined) this.seqs.delivered(envelope.eventId, envelope.seq);
+    // A resume concerns held leaves only, not the sockets: no walk over the event's connections.
+    if (envelope.action === 'resumed') {
+      this.#resumed(envelope);
+      return;
+    }
+    const sockets = this.#byEvent.get(envelope.eventId) ?? new Set<LiveConnection>();
+    // A message to a large audience is a burst too (a socket write costs about a 25th of a join).
+    this.ctx.foreground.note(sockets.size / socketsPerJoinCost);
+    for (const conn of sockets) {
       if (!conn.receives(envelope.target)) continue;
       if (message) conn.send(message);
       if (envelope.action === 'lobby.admit' && conn.lobby) void this.#admit(conn);
@@ -348,14 +379,6 @@ export class LiveGateway implements LiveDeps {
     await this.fanout.stop();
     this.#wss.close();
   }
-}
-
-function resumeRequest(url: URL): ResumeRequest | undefined {
-  const secret = url.searchParams.get('resume');
-  if (!secret) return undefined;
-  const after = Number(url.searchParams.get('after') ?? 'x');
-  // A malformed position cannot be resumed from: it fails like a trimmed history.
-  return { secret, after: Number.isSafeInteger(after) && after >= 0 ? after : -1 };
 }
 
 function refuse(socket: Duplex, status: number, code: string, detail: string, ctx: AppContext): void {

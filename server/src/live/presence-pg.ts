@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { withLockedTransaction } from '../db/pool';
+import { withLockedTransaction, withTransaction } from '../db/pool';
 import { sql } from '../db/sql';
 import {
   type AudienceCounts,
@@ -147,18 +147,27 @@ export class PgPresenceStore implements PresenceStore {
         where expires_at <= now()
         returning event_id, participant_id, info`,
     );
-    const gone: { eventId: string; info: PresenceInfo }[] = [];
-    const seen = new Set<string>();
-    for (const r of rows) {
-      const key = `${r.event_id}/${r.participant_id}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const still = await this.locked(r.event_id, r.participant_id, (c) =>
-        this.othersPresent(c, r.event_id, r.participant_id),
+    const swept = new Map<string, { eventId: string; participantId: string; info: PresenceInfo }>();
+    for (const r of rows)
+      swept.set(lockKey(r.event_id, r.participant_id), { eventId: r.event_id, participantId: r.participant_id, info: r.info });
+    if (!swept.size) return [];
+    // Under the participants' locks (all at once, in key order as joins take them): who has no entry
+    // left anywhere. A crashed process's whole audience is one transaction, not one per participant.
+    const still = await withTransaction(this.pool, async (c) => {
+      await c.query(
+        'select pg_advisory_xact_lock(hashtext(k)) from jsonb_array_elements_text($1::jsonb) with ordinality as t(k, n) order by n',
+        [JSON.stringify([...swept.keys()].sort())],
       );
-      if (!still) gone.push({ eventId: r.event_id, info: r.info });
-    }
-    return gone;
+      const { rows: present } = await c.query<{ event_id: string; participant_id: string }>(
+        `select distinct p.event_id, p.participant_id
+           from live_presence p
+           join jsonb_to_recordset($1::jsonb) as x(event_id uuid, participant_id text)
+             on p.event_id = x.event_id and p.participant_id = x.participant_id`,
+        [JSON.stringify([...swept.values()].map((g) => ({ event_id: g.eventId, participant_id: g.participantId })))],
+      );
+      return new Set(present.map((r) => lockKey(r.event_id, r.participant_id)));
+    });
+    return [...swept].filter(([key]) => !still.has(key)).map(([, g]) => ({ eventId: g.eventId, info: g.info }));
   }
 
   async stop(): Promise<void> {}

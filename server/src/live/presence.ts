@@ -1,8 +1,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext } from '../lib/context';
+import type { DomainEventInput } from '../lib/domain-events';
 import { Batcher } from '../webhooks/batcher';
 import type { Fanout } from './fanout';
 import type { AudienceCounts, PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+
+/** The participant.joined / participant.left fact of a presence change. */
+const webhookOf = (
+  type: 'participant.joined' | 'participant.left',
+  workspaceId: string,
+  eventId: string,
+  info: PresenceInfo,
+): DomainEventInput => ({
+  type,
+  workspaceId,
+  eventId,
+  data: {
+    participantId: info.participantId,
+    ...(info.userId && !info.anonymous ? { userId: info.userId } : {}),
+    anonymous: info.anonymous,
+    role: info.role,
+  },
+});
 
 /** At most this many joins are written in one transaction. */
 const maxJoinBatch = 200;
@@ -25,9 +44,15 @@ interface Joining {
  */
 export class LivePresence {
   readonly #chains = new Map<string, Promise<unknown>>();
-  readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxJoinBatch, 2);
+  /**
+   * One group in flight at a time: joins arriving meanwhile wait for it and go together. Each group
+   * costs six statements whatever its size, so fewer, larger groups are what keeps a storm cheap; a
+   * lone join still goes at once.
+   */
+  readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxJoinBatch, 1);
   #timer: NodeJS.Timeout | undefined;
-  #ticking = false;
+  /** The heartbeat and sweep under way, if any: one at a time, and stop() waits for it. */
+  #ticking: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: AppContext,
@@ -37,12 +62,18 @@ export class LivePresence {
   ) {}
 
   start(): void {
-    this.#timer = setInterval(() => void this.#tick(), this.timing.heartbeatMs);
+    this.#timer = setInterval(() => {
+      this.#ticking ??= this.#tick().finally(() => {
+        this.#ticking = undefined;
+      });
+    }, this.timing.heartbeatMs);
     this.#timer.unref();
   }
 
   async stop(): Promise<void> {
     clearInterval(this.#timer);
+    // A sweep still running would otherwise reach for the database after the process closed its pool.
+    await this.#ticking;
     await Promise.allSettled([...this.#chains.values()]);
     await this.store.stop();
   }
@@ -81,7 +112,10 @@ export class LivePresence {
         const firsts = new Set(await this.store.joinMany(tx, eventId, ofEvent.map((j) => j.info)));
         for (const j of ofEvent) if (firsts.has(j.info)) first.add(j);
       }
-      for (const j of first) await this.#record(tx, 'participant.joined', j.workspaceId, j.eventId, j.info);
+      await this.ctx.bus.recordMany(
+        tx,
+        [...first].map((j) => webhookOf('participant.joined', j.workspaceId, j.eventId, j.info)),
+      );
       return batch.map((j) => first.has(j));
     });
   }
@@ -103,17 +137,7 @@ export class LivePresence {
     eventId: string,
     info: PresenceInfo,
   ): Promise<void> {
-    await this.ctx.bus.record(tx, {
-      type,
-      workspaceId,
-      eventId,
-      data: {
-        participantId: info.participantId,
-        ...(info.userId && !info.anonymous ? { userId: info.userId } : {}),
-        anonymous: info.anonymous,
-        role: info.role,
-      },
-    });
+    await this.ctx.bus.record(tx, webhookOf(type, workspaceId, eventId, info));
   }
 
   /** presence.joined / presence.left to the room (everyone but viewers). */
@@ -132,6 +156,26 @@ export class LivePresence {
     });
   }
 
+  /** Participants whose last entry a sweep removed (a crashed process's audience): their lefts in one transaction. */
+  async #sweptAway(gone: { eventId: string; info: PresenceInfo }[]): Promise<void> {
+    const { rows } = await this.ctx.pool.query<{ id: string; workspace_id: string }>(
+      'select id, workspace_id from event where id = any($1::uuid[])',
+      [[...new Set(gone.map((g) => g.eventId))]],
+    );
+    const workspaceOf = new Map(rows.map((r) => [r.id, r.workspace_id]));
+    const left = gone.filter((g) => workspaceOf.has(g.eventId));
+    if (!left.length) return;
+    await this.ctx.orm.em
+      .fork()
+      .transactional((tx) =>
+        this.ctx.bus.recordMany(
+          tx,
+          left.map((g) => webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
+        ),
+      );
+    for (const g of left) await this.#tellRoom('participant.left', g.eventId, g.info);
+  }
+
   #serial(key: string, fn: () => Promise<void>): Promise<void> {
     const run = (this.#chains.get(key) ?? Promise.resolve()).then(fn, fn);
     const tail = run.catch(() => {});
@@ -143,21 +187,12 @@ export class LivePresence {
   }
 
   async #tick(): Promise<void> {
-    if (this.#ticking) return;
-    this.#ticking = true;
     try {
       await this.store.heartbeat();
-      for (const { eventId, info } of await this.store.sweep()) {
-        const { rows } = await this.ctx.pool.query<{ workspace_id: string }>(
-          'select workspace_id from event where id = $1',
-          [eventId],
-        );
-        if (rows[0]) await this.#announce('participant.left', rows[0].workspace_id, eventId, info);
-      }
+      const gone = await this.store.sweep();
+      if (gone.length) await this.#sweptAway(gone);
     } catch (err) {
       this.ctx.logger.warn({ err }, 'live presence heartbeat failed');
-    } finally {
-      this.#ticking = false;
     }
   }
 }

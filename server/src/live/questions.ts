@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { sql } from '../db/sql';
+import { isForeignKeyViolation, sql } from '../db/sql';
 import { LiveError } from './connection';
 import { type Handler, type Handling, requireFeature, toAll } from './deps';
 
@@ -14,19 +14,26 @@ export const createQuestion: Handler<'question.create'> = async (h, { text }) =>
   if (claims.anonymous && !h.event.allowAnonymousQuestions)
     throw new LiveError('forbidden', 'This event does not take questions from anonymous viewers');
   const id = randomUUID();
-  await h.deps.ctx.orm.em.fork().transactional(async (tx) => {
-    await sql(
-      tx,
-      `insert into question (id, event_id, text, author_user_id, author_name, anonymous) values (?, ?, ?, ?, ?, ?)`,
-      [id, h.event.id, text, claims.userId, claims.name, claims.anonymous],
-    );
-    await h.deps.ctx.bus.record(tx, {
-      type: 'question.created',
-      workspaceId: h.event.workspaceId,
-      eventId: h.event.id,
-      data: { questionId: id, text },
+  try {
+    await h.deps.ctx.orm.em.fork().transactional(async (tx) => {
+      await sql(
+        tx,
+        `insert into question (id, event_id, text, author_user_id, author_name, anonymous) values (?, ?, ?, ?, ?, ?)`,
+        [id, h.event.id, text, claims.userId, claims.name, claims.anonymous],
+      );
+      await h.deps.ctx.bus.record(tx, {
+        type: 'question.created',
+        workspaceId: h.event.workspaceId,
+        eventId: h.event.id,
+        data: { questionId: id, text },
+      });
     });
-  });
+  } catch (err) {
+    // The token outlives the user it names (deleted since it was issued): a question needs an author.
+    if (isForeignKeyViolation(err, 'question_author_user_id_fkey'))
+      throw new LiveError('forbidden', 'The user this gateway token was issued for no longer exists');
+    throw err;
+  }
   await toAll(h, {
     type: 'question.created',
     question: { id, text, authorName: claims.anonymous ? null : claims.name, votes: 0 },

@@ -4,13 +4,14 @@ import type { LiveAudience } from './audience';
 import type { LiveConnection } from './connection';
 import { castOf, type LiveEvent, roleIn } from './event-state';
 import type { LiveDeps } from './deps';
-import type { Backlog } from './fanout';
 import { lobbySnapshot, lobbyStateAtConnect } from './lobby';
 import { isModerator, type MediaGrant, phaseGrant, subjectOf } from './media';
 import type { JoinSnapshots } from './join-snapshot';
 import { moderationSnapshot } from './moderation';
 import type { PhaseChanges } from './phase-changes';
+import type { SeqReads } from './seq-reads';
 import { pollSnapshot } from './polls';
+import type { LiveResumes, ResumeRequest } from './resume';
 import { isTablePhase } from './tables';
 
 /** What a socket's first moments need from the gateway (which implements it). */
@@ -20,6 +21,8 @@ export interface WelcomeDeps extends LiveDeps {
   phaseChanges: Pick<PhaseChanges, 'seatAll' | 'scheduleRotation'>;
   audience: Pick<LiveAudience, 'current'>;
   snapshots: Pick<JoinSnapshots, 'get'>;
+  resumes: Pick<LiveResumes, 'backlog' | 'resumed'>;
+  seqs: Pick<SeqReads, 'lastSeq'>;
 }
 
 const welcomeOf = async (
@@ -28,6 +31,8 @@ const welcomeOf = async (
   event: LiveEvent,
   media: MediaGrant,
   resumed: { after: number; replayed: number } | null = null,
+  /** A resume secret this socket proved it holds: given back as it is (no new signature per resume). */
+  secret?: string,
 ): Promise<LiveServerMessage> => ({
   type: 'welcome',
   identity: conn.identity(),
@@ -45,28 +50,11 @@ const welcomeOf = async (
   lobby: conn.lobby,
   lastSeq: conn.lastSeq,
   resume: {
-    secret: await gw.ctx.gatewayTokens.resumeSecret(event.id, conn.participantId),
+    secret: secret ?? (await gw.ctx.gatewayTokens.resumeSecret(event.id, conn.participantId)),
     windowMs: gw.ctx.config.liveHistory.windowMs,
   },
   resumed,
 });
-
-/** `?resume=<secret>&after=<seq>`: a reconnect asking to continue a session. */
-export interface ResumeRequest {
-  secret: string;
-  /** -1 when the request's `after` was not a non-negative integer (it cannot be resumed from). */
-  after: number;
-}
-
-/**
- * What a resuming socket missed, if it can be replayed: the resume secret must be this participant's
- * in this event, and the history must still hold every message after the socket's last seq.
- */
-async function backlogFor(gw: WelcomeDeps, conn: LiveConnection, resume: ResumeRequest): Promise<Backlog | null> {
-  if (resume.after < 0) return null;
-  if (!(await gw.ctx.gatewayTokens.isResumeSecret(resume.secret, conn.eventId, conn.participantId))) return null;
-  return gw.fanout.since(conn.eventId, resume.after);
-}
 
 /**
  * A new socket's first moments: the welcome (or the lobby), then presence (participant.joined on
@@ -81,12 +69,19 @@ export async function welcomeConnection(
   { admitted = false, resume }: { admitted?: boolean; resume?: ResumeRequest } = {},
 ): Promise<void> {
   const { config, pool } = gw.ctx;
+  // A client that gave up waiting (a crowd reconnecting to a busy process) costs nothing more.
+  if (conn.closed) return;
   conn.role = roleIn(event, conn.claims.storedRole);
-  // The socket is registered already: every message numbered after this read reaches it live.
-  if (!admitted) conn.lastSeq = await gw.fanout.lastSeq(event.id);
+  // The socket is registered already: every message numbered after this position reaches it live. A
+  // resume takes its position from the history instead (below), and takes it here only if that fails.
+  const readPosition = async () => {
+    conn.lastSeq = await gw.seqs.lastSeq(event.id);
+  };
+  if (!admitted && !resume) await readPosition();
   if (!admitted) {
     const lobby = await lobbyStateAtConnect(pool, event, conn.claims, conn.role);
     if (lobby !== 'none') {
+      if (resume) await readPosition();
       conn.lobby = true;
       conn.sendNow(await welcomeOf(gw, conn, event, phaseGrant(config, subjectOf(conn), null) as MediaGrant));
       conn.release();
@@ -101,27 +96,29 @@ export async function welcomeConnection(
     }
   }
   conn.lobby = false;
+  if (conn.closed) return;
   const modality = event.activePhase?.modality ?? null;
   const media = await phaseGrant(config, subjectOf(conn), modality);
-  const backlog = resume && !admitted ? await backlogFor(gw, conn, resume) : null;
+  const backlog = resume && !admitted ? await gw.resumes.backlog(event.id, conn.participantId, resume) : null;
   if (admitted) conn.send({ type: 'lobby.admitted', media });
   else if (backlog) {
     // What this socket's role may see of it (presence rights are read with the role it has now).
     backlog.envelopes = backlog.envelopes.filter((e) => e.message && conn.receives(e.target));
     conn.lastSeq = resume!.after;
-    conn.sendNow(
-      await welcomeOf(gw, conn, event, media, { after: resume!.after, replayed: backlog.envelopes.length }),
-    );
-  } else conn.sendNow(await welcomeOf(gw, conn, event, media));
+    const resumed = { after: resume!.after, replayed: backlog.envelopes.length };
+    conn.sendNow(await welcomeOf(gw, conn, event, media, resumed, resume!.secret));
+  } else {
+    if (resume) await readPosition();
+    conn.sendNow(await welcomeOf(gw, conn, event, media));
+  }
   if (conn.closed) return;
   conn.joined = true;
   liveJoins.inc();
-  // A resume within the window finds the participant still present (its leave is held): no joined.
-  await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
   if (backlog) {
+    // A resume within the window finds the participant still present (its leave is held): no joined.
+    await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
     // Present here now: the dropped socket's held leave (on whichever process) can run without a left.
-    const target = { to: 'participant' as const, participantId: conn.participantId };
-    await gw.fanout.publish({ eventId: event.id, target, action: 'resumed' });
+    await gw.resumes.resumed(event.id, conn.participantId);
     // Exactly what it missed, in order; live messages queued meanwhile with a seq already sent are skipped.
     for (const e of backlog.envelopes) conn.sendNow({ ...e.message!, seq: e.seq });
     conn.lastSeq = Math.max(conn.lastSeq, backlog.lastSeq);
@@ -130,19 +127,28 @@ export async function welcomeConnection(
     await seatAtTable(gw, conn, event);
     return;
   }
+  // Written while the snapshot and counts go out, as early as before: a phase that starts a moment
+  // after the welcome finds the participant present on every process.
+  const joining = gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
+  joining.catch(() => {}); // awaited below; a snapshot failure first must not leave it unhandled
   if (resume && !admitted)
     conn.sendNow({
       type: 'error',
       code: 'resume_failed',
       detail: 'The messages since your last seq are no longer kept (or the resume secret is not yours); starting afresh',
     });
-  // A fresh socket shares the snapshot of its seq with the other joiners; an admitted waiter reads its own.
+  // The state as of the socket's seq (exact whenever it is read: see JoinSnapshots) and the counts, right
+  // behind the welcome: a storm's joiners find both at hand, so the upgrade's 101, the welcome and these
+  // leave in one write. A fresh socket shares the snapshot of its seq; an admitted waiter reads its own.
   const shared = admitted
     ? [...(await moderationSnapshot(pool, event.id)), ...(await pollSnapshot(pool, event.id))]
     : await gw.snapshots.get(event.id, conn.lastSeq);
   const snapshot = [...shared, ...(isModerator(conn.role) ? await lobbySnapshot(pool, event.id) : [])];
   for (const message of snapshot) conn.sendNow(message);
   conn.sendNow(await gw.audience.current(event.id));
+  conn.flush();
+  await joining;
+  // Messages fanned out meanwhile follow the snapshot, in order.
   conn.release();
   await seatAtTable(gw, conn, event);
 }

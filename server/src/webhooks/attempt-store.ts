@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { retryOnDeadlock } from '../db/deadlock';
 import { Batcher } from './batcher';
 import { addJobSql, manualJobPriority, pendingRankSql } from './queue';
 
@@ -104,7 +105,13 @@ const recordSql = `
   select d.id, e0.failing_since, e0.enabled, (select count(*) from j) as jobs
   from d join webhook_endpoint e0 on e0.id = d.endpoint_id`;
 
-/** Claims and records attempts, batching concurrent ones into single statements. */
+/**
+ * Claims and records attempts, batching concurrent ones into single statements. Each statement stands
+ * alone (no surrounding transaction), so when PostgreSQL aborts one to break a lock cycle (an endpoint
+ * deleted meanwhile takes the same rows the other way round) nothing of it was written and it is run
+ * again: otherwise every attempt of the batch would lose its record and, once its lease ran out, be
+ * sent a second time.
+ */
 export class AttemptStore {
   private readonly claims: Batcher<string, Claimed | undefined>;
   private readonly records: Batcher<AttemptRecord, Recorded>;
@@ -114,7 +121,7 @@ export class AttemptStore {
     leaseMs: number,
   ) {
     this.claims = new Batcher(async (ids) => {
-      const { rows } = await pool.query<Claimed>(claimSql, [ids, leaseMs]);
+      const { rows } = await retryOnDeadlock(() => pool.query<Claimed>(claimSql, [ids, leaseMs]));
       const byId = new Map(rows.map((r) => [r.id, r]));
       // Two jobs of one delivery in one batch: only the first gets the lease.
       return ids.map((id) => {
@@ -125,9 +132,8 @@ export class AttemptStore {
     });
     this.records = new Batcher(async (recs) => {
       const col = <K extends keyof AttemptRecord>(k: K) => recs.map((r) => r[k]);
-      const { rows } = await pool.query<{ id: string; failing_since: Date | null; enabled: boolean | null }>(
-        recordSql,
-        [
+      const { rows } = await retryOnDeadlock(() =>
+        pool.query<{ id: string; failing_since: Date | null; enabled: boolean | null }>(recordSql, [
           col('attemptId'),
           col('deliveryId'),
           col('attemptedAt'),
@@ -138,7 +144,7 @@ export class AttemptStore {
           col('status'),
           col('nextAttemptAt'),
           col('success'),
-        ],
+        ]),
       );
       const byId = new Map(rows.map((r) => [r.id, r]));
       return recs.map((r) => {

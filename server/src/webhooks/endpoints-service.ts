@@ -130,7 +130,8 @@ export function endpointsService(settings: WebhookSettings) {
     /**
      * Deletes the endpoint with its deliveries; waiting jobs are dropped in the same transaction. Attempts
      * recorded meanwhile lock a delivery, then its endpoint and job, in the opposite order to this cascade:
-     * when PostgreSQL breaks that cycle by aborting the delete, it is run again.
+     * when PostgreSQL breaks that cycle by aborting the delete, it is run again (and when it aborts the
+     * attempt record instead, AttemptStore runs that again).
      */
     async remove(em: EntityManager, actor: Actor, id: string): Promise<void> {
       await retryOnDeadlock(() =>

@@ -1,6 +1,6 @@
 import type { AppContext } from '../lib/context';
 import { trackWebhookQueue } from '../lib/metrics';
-import { fanOut } from './queue';
+import { fanOut, fanOutMany } from './queue';
 import { webhookSettings } from './settings';
 import { WebhookWorker } from './worker';
 
@@ -16,10 +16,15 @@ export interface Webhooks {
  */
 export async function startWebhooks(ctx: AppContext, databaseUrl: string): Promise<Webhooks> {
   const settings = webhookSettings(ctx.config);
-  ctx.bus.subscribe(async (em, event) => {
-    await fanOut(em, event);
-  });
-  const worker = new WebhookWorker(databaseUrl, settings, ctx.logger);
+  ctx.bus.subscribe(
+    async (em, event) => {
+      await fanOut(em, event);
+    },
+    async (em, events) => {
+      await fanOutMany(em, events);
+    },
+  );
+  const worker = new WebhookWorker(databaseUrl, settings, ctx.logger, ctx.foreground);
   await worker.start();
   const untrackQueue = trackWebhookQueue(async () => {
     const { rows } = await ctx.pool.query<{ n: string }>(

@@ -55,19 +55,31 @@ export const addJobsSql = (deliveriesQuery: string) =>
  * the workspace that takes this type, and one job per delivery, in a single statement. Commits and
  * rolls back with the change.
  */
-export async function fanOut(em: EntityManager, event: RecordedDomainEvent): Promise<number> {
+export function fanOut(em: EntityManager, event: RecordedDomainEvent): Promise<number> {
+  return fanOutMany(em, [event]);
+}
+
+/** The fan-out of several events recorded together: still one statement, whatever their number. */
+export async function fanOutMany(em: EntityManager, events: RecordedDomainEvent[]): Promise<number> {
+  if (!events.length) return 0;
   const rows = await sql(
     em,
-    `with d as (
+    `with ev as (
+       select * from jsonb_to_recordset(?::jsonb) as x(id uuid, type text, body text, workspace_id uuid)
+     ),
+     d as (
        insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
-       select gen_random_uuid(), e.id, e.workspace_id, ?, ?, ?, 'pending', now()
-       from webhook_endpoint e
-       where e.workspace_id = ? and e.enabled
-         and (e.event_types = '[]'::jsonb or e.event_types @> to_jsonb(?::text))
+       select gen_random_uuid(), e.id, e.workspace_id, ev.id, ev.type, ev.body, 'pending', now()
+       from ev join webhook_endpoint e on e.workspace_id = ev.workspace_id and e.enabled
+         and (e.event_types = '[]'::jsonb or e.event_types @> to_jsonb(ev.type))
        returning id, workspace_id
      )
      select (select count(*) from d) as n, (select count(*) from ${addJobsSql('select id, workspace_id from d')} where exists (select 1 from d)) as queued`,
-    [event.id, event.type, webhookBody(event), event.workspaceId, event.type],
+    [
+      JSON.stringify(
+        events.map((e) => ({ id: e.id, type: e.type, body: webhookBody(e), workspace_id: e.workspaceId })),
+      ),
+    ],
   );
   return Number(rows[0]?.n ?? 0);
 }

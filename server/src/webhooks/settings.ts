@@ -11,6 +11,12 @@ export interface WebhookSettings {
   retryScheduleMs: number[];
   /** Deliveries attempted at once by one process (WEBHOOK_CONCURRENCY, default 32; more only adds contention on the job table). */
   concurrency: number;
+  /**
+   * Attempts a process starts per second while it serves a burst someone waits on (a crowd joining a
+   * live event; WEBHOOK_BUSY_RATE, default 10): the burst keeps the event loop, deliveries keep
+   * flowing, slower, and catch up at full concurrency once it passes.
+   */
+  busyRate: number;
   /** Database connections of the delivery worker (WEBHOOK_DB_POOL_SIZE, default 8): attempts spend their time in HTTP, and claims and records are batched. */
   dbPoolSize: number;
   /** How often idle workers poll for scheduled retries (WEBHOOK_POLL_INTERVAL_MS, default 1000). */
@@ -56,6 +62,7 @@ export function webhookSettings(config: Config, env: NodeJS.ProcessEnv = process
     timeoutMs: config.webhookTimeoutMs,
     retryScheduleMs: schedule?.length ? schedule : defaultRetryScheduleMs,
     concurrency,
+    busyRate: int(env.WEBHOOK_BUSY_RATE, 10, 1),
     dbPoolSize: int(env.WEBHOOK_DB_POOL_SIZE, 8, 2),
     pollIntervalMs: int(env.WEBHOOK_POLL_INTERVAL_MS, 1000, 10),
     sweepIntervalMs: int(env.WEBHOOK_SWEEP_INTERVAL_MS, 10_000, 50),

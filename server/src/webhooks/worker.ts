@@ -1,9 +1,11 @@
 import { Logger as GraphileLogger, type Runner, run, runMigrations } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import type { ForegroundLoad } from '../lib/foreground';
 import { countWebhookAttempt, pgPoolStats, trackPool } from '../lib/metrics';
 import { traced } from '../lib/tracing';
 import { AttemptStore } from './attempt-store';
+import { BusyPacer } from './busy-pacer';
 import { attemptDelivery } from './deliver';
 import { WebhookHttpClient } from './http-sender';
 import { addJobSql, deliverTask, pendingRankSql } from './queue';
@@ -25,12 +27,16 @@ export class WebhookWorker {
   private readonly pool: pg.Pool;
   private readonly http: WebhookHttpClient;
   private readonly untrackPool: () => void;
+  /** Attempts start at once, or at most `busyRate` a second while the process serves a burst. */
+  private readonly attempts: BusyPacer;
 
   constructor(
     databaseUrl: string,
     private readonly settings: WebhookSettings,
     private readonly logger: Logger,
+    foreground?: Pick<ForegroundLoad, 'busy'>,
   ) {
+    this.attempts = new BusyPacer(() => foreground?.busy() ?? false, settings.busyRate);
     this.pool = new pg.Pool({
       connectionString: databaseUrl,
       max: settings.dbPoolSize,
@@ -104,11 +110,13 @@ export class WebhookWorker {
       taskList: {
         [deliverTask]: async (payload) => {
           const id = (payload as { id: string }).id;
-          const outcome = await traced('webhook.attempt', { 'gathercast.delivery.id': id }, async (span) => {
-            const o = await attemptDelivery(deps, id);
-            span?.setAttribute('gathercast.webhook.outcome', o);
-            return o;
-          });
+          const attempt = () =>
+            traced('webhook.attempt', { 'gathercast.delivery.id': id }, async (span) => {
+              const o = await attemptDelivery(deps, id);
+              span?.setAttribute('gathercast.webhook.outcome', o);
+              return o;
+            });
+          const outcome = await this.attempts.run(attempt);
           countWebhookAttempt(outcome);
         },
       },
@@ -175,15 +183,30 @@ export class WebhookWorker {
     return n;
   }
 
-  /** Stops taking jobs, lets running attempts finish, then closes connections. */
+  /**
+   * Stops taking jobs, lets running attempts finish, then closes connections. Jobs waiting in the local
+   * queue go back to the database unlocked at once (graphile-worker 0.17.3 failed that when every worker
+   * was busy, leaving them to the lost-attempt sweep: `patches/graphile-worker@0.17.3.patch`).
+   */
   async stop(): Promise<void> {
     const runner = this.runner;
     this.runner = undefined;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
     await this.sweeping;
-    if (runner) await runner.stop();
-    this.http.close();
-    this.untrackPool();
-    await this.pool.end();
+    try {
+      if (runner) await runner.stop().catch(ignoreAlreadyStopped);
+    } finally {
+      this.http.close();
+      this.untrackPool();
+      await this.pool.end();
+    }
   }
+}
+
+/**
+ * The runner stops itself when its worker pool exits (an error there, or a shutdown begun inside it);
+ * stopping it again is refused with "Runner is already stopped", which for a shutdown is success.
+ */
+function ignoreAlreadyStopped(err: unknown): void {
+  if (!(err instanceof Error && err.message === 'Runner is already stopped')) throw err;
 }

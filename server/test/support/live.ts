@@ -11,8 +11,12 @@ import { type RunningServer, startServer } from '../../src/server';
 import { withDb } from './fixtures';
 import { freePort } from './ports';
 
-/** Fast presence heartbeats so expiry tests finish in seconds. */
-export const fastLive: LiveOptions = { presence: { heartbeatMs: 200, ttlMs: 1000 } };
+/**
+ * Presence entries renewed every 200 ms and gone 3 s after the last renewal: a stopped process's entries
+ * go quickly, yet a process the busy suite starves for a second (fifteen missed renewals) is not taken
+ * for dead, which would let another process count a participant again as first.
+ */
+export const fastLive: LiveOptions = { presence: { heartbeatMs: 200, ttlMs: 3000 } };
 
 /** A second (or third) server process on an existing database, as a deployment's replica. */
 export async function startReplica(

@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { freePort } from './ports';
+import { fastWebhookEnv } from './webhook-server';
 
 export const serverEntry = path.resolve(__dirname, '../../src/main.ts');
 
@@ -39,4 +41,49 @@ export async function waitForReady(url: string, timeoutMs = 90_000): Promise<voi
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error(`server at ${url} not ready within ${timeoutMs} ms`);
+}
+
+/**
+ * A server child process that a crash test kills and starts again at the same URL, against the same
+ * database: on a port of its own, with the fast webhook knobs, plain-http receivers allowed and
+ * warnings only in its log; `env` adds to (or overrides) that.
+ */
+export class ChildServer {
+  private proc: ServerProcess | undefined;
+
+  private constructor(
+    readonly url: string,
+    private readonly env: Record<string, string>,
+  ) {}
+
+  static async start(databaseUrl: string, env: Record<string, string> = {}): Promise<ChildServer> {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const server = new ChildServer(url, {
+      ...fastWebhookEnv,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATABASE_URL: databaseUrl,
+      PUBLIC_BASE_URL: url,
+      WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+      LOG_LEVEL: 'warn',
+      ...env,
+    });
+    await server.restart();
+    return server;
+  }
+
+  /** Starts the process (again, after `kill`) and waits until it answers /readyz. */
+  async restart(): Promise<void> {
+    this.proc = spawnServer(this.env);
+    await waitForReady(this.url);
+  }
+
+  /** Sends `signal` and waits for the process to exit (at once when it already has). */
+  async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+    if (!this.proc) return;
+    if (this.proc.child.exitCode === null && this.proc.child.signalCode === null)
+      this.proc.child.kill(signal);
+    await this.proc.exited;
+  }
 }

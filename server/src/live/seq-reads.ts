@@ -1,0 +1,41 @@
+/**
+ * An event's stream position as a joining socket takes it: the seq after which every message reaches
+ * the socket live. Every numbered envelope passes through this process's delivery (in seq order: the
+ * stream commits, and so notifies, in seq order), so once the position is known it is kept up from
+ * the deliveries, and a join reads nothing: position = max(the first read, the last seq delivered
+ * before the socket was registered). Why that is exact: a seq above the first read was committed after
+ * it, so it is delivered after the read started; one above the last delivered seq has not been
+ * delivered yet; either way it reaches the registered socket. Only the first joiner of an event (in
+ * this process, while it has sockets here) reads the database; joiners meanwhile share that read.
+ */
+export class SeqReads {
+  readonly #byEvent = new Map<string, { read: Promise<number>; delivered: number }>();
+
+  constructor(private readonly read: (eventId: string) => Promise<number>) {}
+
+  /** The position of a socket registered just now (call it synchronously after registering). */
+  lastSeq(eventId: string): Promise<number> {
+    let known = this.#byEvent.get(eventId);
+    if (!known) {
+      const entry = { read: this.read(eventId), delivered: 0 };
+      entry.read.catch(() => {
+        if (this.#byEvent.get(eventId) === entry) this.#byEvent.delete(eventId);
+      });
+      this.#byEvent.set(eventId, entry);
+      known = entry;
+    }
+    const delivered = known.delivered;
+    return known.read.then((read) => Math.max(read, delivered));
+  }
+
+  /** A numbered envelope of the event is being delivered to this process's sockets. */
+  delivered(eventId: string, seq: number): void {
+    const known = this.#byEvent.get(eventId);
+    if (known && seq > known.delivered) known.delivered = seq;
+  }
+
+  /** No sockets of the event here any more: the next joiner reads again. */
+  forget(eventId: string): void {
+    this.#byEvent.delete(eventId);
+  }
+}

@@ -80,7 +80,14 @@ export class Crowd {
   private open = 0;
   private wake: (() => void) | undefined;
 
-  constructor(readonly size: number) {
+  /**
+   * `onFrame`: a scenario's own handling of every frame after the welcome (instead of looking for the
+   * host's markers), called with the viewer's index.
+   */
+  constructor(
+    readonly size: number,
+    private readonly onFrame?: (i: number, data: Buffer) => void,
+  ) {
     this.sockets = new Array(size);
     this.receipts = hostScript.map(() => new Float64Array(size));
     this.counts = new Int32Array(hostScript.length);
@@ -128,7 +135,7 @@ export class Crowd {
     return new Promise((resolve, reject) => {
       let welcomed = false;
       ws.on('message', (data: Buffer) => {
-        if (welcomed) return this.received(i, data);
+        if (welcomed) return this.onFrame ? this.onFrame(i, data) : this.received(i, data);
         if (!data.includes('"type":"welcome"')) {
           ws.terminate();
           return reject(new Error(`first message was not welcome: ${data.subarray(0, 200)}`));
@@ -197,6 +204,14 @@ export class Crowd {
       max: percentile(latencies, 100),
       missing,
     };
+  }
+
+  /** Viewer i sends a message; false when its socket is not open. */
+  send(i: number, message: string): boolean {
+    const ws = this.sockets[i];
+    if (ws?.readyState !== WebSocket.OPEN) return false;
+    ws.send(message);
+    return true;
   }
 
   /** Sockets still open. */

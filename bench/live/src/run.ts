@@ -1,6 +1,6 @@
-// bench/live: the live gateway at audience scale against a bare ws baseline, or a failover.
+// bench/live: the live gateway at audience scale against a bare ws baseline, a failover, or Q&A at scale.
 //   pnpm --filter @gathercast/bench-live bench -- [--viewers 10000] [--concurrency 64]
-//        [--history on|off|compare] [--scenario audience|failover] [--no-baseline] [--minutes 40]
+//        [--history on|off|compare] [--scenario audience|failover|qa] [--no-baseline] [--minutes 40]
 // It starts and stops everything itself (database, servers, helpers) and exits 1 when a target is missed.
 import { type RunFigures, baselineRun, serverRun } from './audience';
 import { failover } from './failover';
@@ -13,6 +13,7 @@ import {
   startPostgres,
   stopAll,
 } from './infra';
+import { qa } from './qa';
 import { ms, seconds } from './stats';
 
 function option(name: string, fallback: string): string {
@@ -23,14 +24,16 @@ function option(name: string, fallback: string): string {
 
 const scenario = option('scenario', 'audience');
 const history = option('history', 'on');
-const viewers = Number(option('viewers', scenario === 'failover' ? '2000' : '10000'));
+const defaultViewers: Record<string, string> = { audience: '10000', failover: '2000', qa: '1000' };
+const viewers = Number(option('viewers', defaultViewers[scenario] ?? '10000'));
 const concurrency = Number(option('concurrency', '64'));
 const withBaseline = !process.argv.includes('--no-baseline');
 /** Failover with half the viewers on each process (one audience on two processes). */
 const split = process.argv.includes('--split') || process.env.BENCH_SPLIT === '1';
 /** The whole run's budget: past it the bench stops everything and exits 1 (a starved machine cannot hang it). */
 const budgetMinutes = Number(option('minutes', '40'));
-if (!['audience', 'failover'].includes(scenario)) throw new Error('--scenario must be audience or failover');
+if (!['audience', 'failover', 'qa'].includes(scenario))
+  throw new Error('--scenario must be audience, failover or qa');
 if (!['on', 'off', 'compare'].includes(history)) throw new Error('--history must be on, off or compare');
 if (!(viewers > 0) || !(concurrency > 0))
   throw new Error('--viewers and --concurrency must be positive numbers');
@@ -190,8 +193,9 @@ async function main(): Promise<void> {
     console.log(
       `bench/live: scenario ${scenario}, ${viewers} viewers, ${concurrency} at a time, history ${history}; ${kind}, live backend ${backend}; load average ${load().join(' ')}`,
     );
-    ok =
-      scenario === 'failover' ? await failover(adminUrl, { viewers, concurrency, split }) : await audience(adminUrl);
+    if (scenario === 'failover') ok = await failover(adminUrl, { viewers, concurrency, split });
+    else if (scenario === 'qa') ok = await qa(adminUrl, { viewers, concurrency });
+    else ok = await audience(adminUrl);
   } finally {
     await stopAll();
   }

@@ -1,6 +1,6 @@
 // The scene, through the public API as a new user would set it up: an account (which owns its first
-// workspace), an API key, a public broadcast with chat and polls in its phase taken live, a webhook
-// endpoint for participant webhooks, and the host's gateway token.
+// workspace), an API key, a public broadcast with chat, polls, Q&A and reactions in its phase taken
+// live, a webhook endpoint for the webhook types a scenario counts, and the host's gateway token.
 import { randomBytes } from 'node:crypto';
 import { createClient } from '@gathercast/sdk';
 
@@ -9,12 +9,21 @@ export interface Scene {
   sessionToken: string;
   /** A gateway token of the workspace owner: role host. */
   hostToken: string;
+  /** The workspace's API key (REST reads of what the live plane stored). */
+  apiKey: string;
+}
+
+/** Event options a scenario needs besides the defaults (Q&A: anonymous viewers may ask and vote). */
+export interface SceneEventOptions {
+  allowAnonymousQuestions?: boolean;
+  allowAnonymousVoting?: boolean;
 }
 
 export async function setUpScene(
   baseUrl: string,
   webhookUrl: string | undefined,
-  webhookTypes: ('participant.joined' | 'participant.left')[] = ['participant.joined'],
+  webhookTypes: ('participant.joined' | 'participant.left' | 'question.created')[] = ['participant.joined'],
+  eventOptions: SceneEventOptions = {},
 ): Promise<Scene> {
   const anyone = createClient({ baseUrl });
   const account = await anyone.accounts.signup({
@@ -34,6 +43,7 @@ export async function setUpScene(
       title: 'Bench: audience at scale',
       visibility: 'public',
       phases: [{ modality: 'broadcast', featureSet: ['chat', 'polls', 'qa', 'reactions'] }],
+      ...eventOptions,
     },
   });
   if (webhookUrl) await gc.webhooks.create({ body: { url: webhookUrl, eventTypes: webhookTypes } });
@@ -41,7 +51,7 @@ export async function setUpScene(
   await gc.events.start({ params: { id: event.id } });
   const host = await owner.gateway.token({ body: { eventId: event.id } });
   if (host.role !== 'host') throw new Error(`the owner's gateway token has role ${host.role}, not host`);
-  return { eventId: event.id, sessionToken: account.sessionToken, hostToken: host.token };
+  return { eventId: event.id, sessionToken: account.sessionToken, hostToken: host.token, apiKey: key.secret };
 }
 
 /** An anonymous viewer's gateway token, as a browser would ask for it (no SDK retries, no idempotency key). */

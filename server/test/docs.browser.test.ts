@@ -65,7 +65,7 @@ async function openTab(): Promise<Tab> {
 
 beforeAll(async () => {
   mkdirSync(screensDir, { recursive: true });
-  const executablePath = chromiumPath();
+  const executablePath = await chromiumPath();
   t = await startTestServer();
   browser = await chromium.launch({
     executablePath,

@@ -1,7 +1,7 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config';
+import { runCommand } from './support/commands';
 
 function problemsOf(env: Record<string, string>): string[] {
   try {
@@ -71,11 +71,10 @@ describe('configuration from the environment', () => {
     expect(loadConfig({ OIDC_ISSUER: 'https://id.example.com', OIDC_CLIENT_ID: 'gc' }).oidc?.clientId).toBe('gc');
   });
 
-  it('makes the server exit with one line per bad variable before touching the database', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../src/main.ts')], {
+  it('makes the server exit with one line per bad variable before touching the database', async () => {
+    const r = await runCommand(process.execPath, ['--import', 'tsx', path.resolve(__dirname, '../src/main.ts')], {
       env: { ...process.env, PORT: 'x', LOG_LEVEL: 'nope', DATABASE_URL: '' },
-      encoding: 'utf8',
-      timeout: 20_000,
+      timeoutMs: 60_000,
     });
     expect(r.status).toBe(78);
     const lines = r.stderr.trim().split('\n');

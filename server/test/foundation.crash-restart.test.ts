@@ -1,10 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from './support/commands';
 import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
 import { freePort } from './support/ports';
 import { type ServerProcess, spawnServer, waitForReady } from './support/process';
@@ -61,10 +61,9 @@ async function startReady(): Promise<ServerProcess> {
   return proc;
 }
 
-beforeAll(() => {
-  const built = spawnSync(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--out-dir', bundleDir], {
+beforeAll(async () => {
+  const built = await runCommand(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--out-dir', bundleDir], {
     cwd: serverDir,
-    encoding: 'utf8',
   });
   if (built.status !== 0) throw new Error(`tsup failed:\n${built.stdout}\n${built.stderr}`);
 }, 120_000);

@@ -1,9 +1,10 @@
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCommand } from './support/commands';
 import { createTestDatabase } from './support/database';
 import { faqEntry, replyTo } from './support/help';
 import { freePort } from './support/ports';
@@ -22,14 +23,9 @@ let url = '';
 let output = '';
 
 beforeAll(async () => {
-  const built = spawnSync(
-    process.execPath,
-    [require.resolve('tsup/dist/cli-default.js'), '--out-dir', outDir],
-    {
-      cwd: serverDir,
-      encoding: 'utf8',
-    },
-  );
+  const built = await runCommand(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--out-dir', outDir], {
+    cwd: serverDir,
+  });
   if (built.status !== 0) throw new Error(`tsup failed:\n${built.stdout}\n${built.stderr}`);
   const port = await freePort();
   child = spawn(process.execPath, [path.join(outDir, 'main.js')], {

@@ -1,6 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runCommand } from './support/commands';
 
 /**
  * docs/openapi.json under the two linters integrators use, with the repository's configurations
@@ -16,14 +16,11 @@ const env = {
   NO_COLOR: '1',
 };
 
-function run(command: string, args: string[]) {
-  const r = spawnSync(bin(command), args, { cwd: root, env, encoding: 'utf8', timeout: 300_000 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const run = (command: string, args: string[]) => runCommand(bin(command), args, { cwd: root, env });
 
 describe('docs/openapi.json under the linters', () => {
-  it('has 0 errors and 0 warnings under Redocly CLI (recommended rules)', () => {
-    const r = run('redocly', ['lint', 'docs/openapi.json', '--format=json']);
+  it('has 0 errors and 0 warnings under Redocly CLI (recommended rules)', async () => {
+    const r = await run('redocly', ['lint', 'docs/openapi.json', '--format=json']);
     const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
       totals: { errors: number; warnings: number; ignored: number };
       problems: { ruleId: string; message: string; location: { pointer: string }[] }[];
@@ -34,8 +31,8 @@ describe('docs/openapi.json under the linters', () => {
     expect(report.totals).toEqual({ errors: 0, warnings: 0, ignored: 2 });
   }, 300_000);
 
-  it('has 0 errors and 0 warnings under Spectral (spectral:oas)', () => {
-    const r = run('spectral', ['lint', 'docs/openapi.json', '--format', 'json', '--fail-severity', 'hint']);
+  it('has 0 errors and 0 warnings under Spectral (spectral:oas)', async () => {
+    const r = await run('spectral', ['lint', 'docs/openapi.json', '--format', 'json', '--fail-severity', 'hint']);
     const results = JSON.parse(r.stdout.slice(r.stdout.indexOf('['), r.stdout.lastIndexOf(']') + 1)) as {
       code: string;
       message: string;

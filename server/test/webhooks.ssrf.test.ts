@@ -1,8 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { WebhookHttpClient } from '../src/webhooks/http-sender';
 import { BlockedTargetError, blockedReason, guardedLookup, parseV6 } from '../src/webhooks/ssrf';
+import { runCommand } from './support/commands';
 
 describe('SSRF address classifier', () => {
   it.each([
@@ -171,10 +171,9 @@ describe('pinned lookup at the socket', () => {
     // machine, yet the sender really connects wherever its lookup sends it.
     const script =
       'ip link set lo up && ip addr add 203.0.114.1/32 dev lo && exec node --import tsx test/support/rebind-probe.ts';
-    const run = (args: string[]) =>
-      spawnSync('unshare', [...args, 'sh', '-c', script], { encoding: 'utf8', timeout: 30_000 });
-    let out = run(['-rn']); // unprivileged: a user namespace maps us to root inside
-    if (out.status !== 0) out = run(['-n']); // already root, user namespaces disabled
+    const run = (args: string[]) => runCommand('unshare', [...args, 'sh', '-c', script], { timeoutMs: 60_000 });
+    let out = await run(['-rn']); // unprivileged: a user namespace maps us to root inside
+    if (out.status !== 0) out = await run(['-n']); // already root, user namespaces disabled
     expect(out.status, out.stderr).toBe(0);
     const probe = JSON.parse(out.stdout.trim().split('\n').pop()!) as {
       counts: { loopback: number; public: number };

@@ -4,6 +4,7 @@ import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { aptInstall } from './commands';
 import { createTestDatabase } from './database';
 import { freePort } from './ports';
 import { waitForReady } from './process';
@@ -53,9 +54,8 @@ export interface Cluster {
 export async function ensureHaproxy(): Promise<string> {
   const found = await run('sh', ['-c', 'command -v haproxy || ls /usr/sbin/haproxy']).catch(() => undefined);
   if (found?.stdout.trim()) return found.stdout.trim().split('\n')[0]!;
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update'], { env });
-  await run('apt-get', ['install', '-y', 'haproxy'], { env });
+  const install = await aptInstall(['haproxy']);
+  if (install.status !== 0) throw new Error(`apt-get install haproxy failed:\n${install.stderr}`);
   return '/usr/sbin/haproxy';
 }
 

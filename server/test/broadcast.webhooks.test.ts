@@ -1,13 +1,13 @@
 import { eventBudgetMs } from './support/budgets';
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
 import { withDb } from './support/fixtures';
-import { Receiver } from './support/receiver';
-import { startTestServer, type TestServer } from './support/server';
+import type { Receiver } from './support/receiver';
+import type { TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { verifyDelivery } from './support/webhook-fixtures';
-import { applyFastWebhookEnv } from './support/webhook-server';
+import { useWebhookTestServer } from './support/webhook-server';
 
 /**
  * Broadcast calls arrive at a real HTTP receiver as docs/webhooks.md's event list says: broadcast.live
@@ -18,14 +18,8 @@ import { applyFastWebhookEnv } from './support/webhook-server';
 
 let t: TestServer;
 let rx: Receiver;
-beforeAll(async () => {
-  applyFastWebhookEnv();
-  rx = await Receiver.start();
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
+useWebhookTestServer((started) => {
+  ({ t, rx } = started);
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

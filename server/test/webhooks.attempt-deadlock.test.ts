@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { waitUntil } from './support/budgets';
 import { withDb } from './support/fixtures';
-import { Receiver } from './support/receiver';
-import { startTestServer, type TestServer } from './support/server';
+import type { Receiver } from './support/receiver';
+import type { TestServer } from './support/server';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
-import { applyFastWebhookEnv, recordEvent } from './support/webhook-server';
+import { recordEvent, useWebhookTestServer } from './support/webhook-server';
 
 /*
  * Recording an attempt can be the statement PostgreSQL aborts to break a lock cycle (an endpoint being
@@ -18,15 +18,9 @@ let rx: Receiver;
 let apiKey: string;
 let workspaceId: string;
 
-beforeAll(async () => {
-  applyFastWebhookEnv();
-  rx = await Receiver.start();
-  t = await startTestServer();
+useWebhookTestServer(async (started) => {
+  ({ t, rx } = started);
   ({ apiKey, workspaceId } = await createWorkspaceWithKey(t.databaseUrl));
-});
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
 });
 
 /** Makes the next attempt record of `endpointId` fail as a deadlock victim would, once. */

@@ -1,9 +1,9 @@
 import { eventBudgetMs } from './support/budgets';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Receiver } from './support/receiver';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import type { Receiver } from './support/receiver';
+import type { TestServer } from './support/server';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
-import { applyFastWebhookEnv, recordEvent } from './support/webhook-server';
+import { recordEvent, useWebhookTestServer } from './support/webhook-server';
 
 /*
  * While the process serves a burst someone waits on (a crowd joining a live event), webhook attempts
@@ -15,23 +15,16 @@ let t: TestServer;
 let rx: Receiver;
 let workspaceId: string;
 let gc: ReturnType<TestServer['client']>;
-const saved = process.env.WEBHOOK_BUSY_RATE;
 
-beforeAll(async () => {
-  applyFastWebhookEnv();
-  process.env.WEBHOOK_BUSY_RATE = String(busyRate);
-  rx = await Receiver.start();
-  t = await startTestServer();
-  let apiKey: string;
-  ({ apiKey, workspaceId } = await createWorkspaceWithKey(t.databaseUrl));
-  gc = t.client({ apiKey });
-});
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
-  if (saved === undefined) delete process.env.WEBHOOK_BUSY_RATE;
-  else process.env.WEBHOOK_BUSY_RATE = saved;
-});
+useWebhookTestServer(
+  async (started) => {
+    ({ t, rx } = started);
+    let apiKey: string;
+    ({ apiKey, workspaceId } = await createWorkspaceWithKey(t.databaseUrl));
+    gc = t.client({ apiKey });
+  },
+  { webhookEnv: { WEBHOOK_BUSY_RATE: String(busyRate) } },
+);
 
 describe('webhook delivery during a burst', () => {
   it('starts attempts at the busy rate while the process is busy, and delivers the rest once it is not', async () => {

@@ -1,14 +1,14 @@
 import { eventBudgetMs } from './support/budgets';
 import { webhookEventTypes } from '@gathercast/contract';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addJobSql } from '../src/webhooks/queue';
 import { webhookSettings } from '../src/webhooks/settings';
 import { WebhookWorker } from '../src/webhooks/worker';
-import { Receiver } from './support/receiver';
-import { startTestServer, type TestServer } from './support/server';
+import type { Receiver } from './support/receiver';
+import type { TestServer } from './support/server';
 import { createWorkspaceWithKey, verifyDelivery } from './support/webhook-fixtures';
-import { applyFastWebhookEnv, recordEvent } from './support/webhook-server';
+import { recordEvent, useWebhookTestServer } from './support/webhook-server';
 
 let t: TestServer;
 let rx: Receiver;
@@ -16,17 +16,14 @@ let apiKey: string;
 let workspaceId: string;
 let gc: ReturnType<TestServer['client']>;
 
-beforeAll(async () => {
-  applyFastWebhookEnv();
-  rx = await Receiver.start();
-  t = await startTestServer({ WEBHOOK_TIMEOUT_MS: '300' });
-  ({ apiKey, workspaceId } = await createWorkspaceWithKey(t.databaseUrl));
-  gc = t.client({ apiKey });
-});
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
-});
+useWebhookTestServer(
+  async (started) => {
+    ({ t, rx } = started);
+    ({ apiKey, workspaceId } = await createWorkspaceWithKey(t.databaseUrl));
+    gc = t.client({ apiKey });
+  },
+  { serverEnv: { WEBHOOK_TIMEOUT_MS: '300' } },
+);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

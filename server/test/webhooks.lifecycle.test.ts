@@ -1,13 +1,13 @@
 import { eventBudgetMs } from './support/budgets';
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn, rejection, type Status } from './support/events';
 import { withDb } from './support/fixtures';
-import { type Received, Receiver } from './support/receiver';
-import { startTestServer, type TestServer } from './support/server';
+import type { Received, Receiver } from './support/receiver';
+import type { TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { verifyDelivery } from './support/webhook-fixtures';
-import { applyFastWebhookEnv } from './support/webhook-server';
+import { useWebhookTestServer } from './support/webhook-server';
 
 /**
  * The events domain's lifecycle calls, made through the SDK against the real routes, arrive at a
@@ -19,14 +19,8 @@ import { applyFastWebhookEnv } from './support/webhook-server';
 let t: TestServer;
 let rx: Receiver;
 
-beforeAll(async () => {
-  applyFastWebhookEnv();
-  rx = await Receiver.start();
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
+useWebhookTestServer((started) => {
+  ({ t, rx } = started);
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

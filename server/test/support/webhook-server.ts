@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@gathercast/contract';
+import { afterAll, beforeAll } from 'vitest';
 import type { RecordedDomainEvent } from '../../src/lib/domain-events';
-import type { TestServer } from './server';
+import { Receiver } from './receiver';
+import { startTestServer, type TestServer } from './server';
 
 /**
  * Records a domain event on the server's bus in its own transaction, the way a domain does inside
@@ -37,4 +39,29 @@ export const fastWebhookEnv = {
 
 export function applyFastWebhookEnv(): void {
   Object.assign(process.env, fastWebhookEnv);
+}
+
+/**
+ * A test file's server with the fast webhook settings and a receiver for its deliveries, started
+ * before the file's tests and stopped after them; `ready` runs once both are up. Webhook settings
+ * are read from the process environment, so `webhookEnv` (more WEBHOOK_* knobs) is applied there;
+ * `serverEnv` is the server's own configuration.
+ */
+export function useWebhookTestServer(
+  ready: (started: { t: TestServer; rx: Receiver }) => void | Promise<void>,
+  options: { webhookEnv?: Record<string, string>; serverEnv?: Record<string, string> } = {},
+): void {
+  let t: TestServer | undefined;
+  let rx: Receiver | undefined;
+  beforeAll(async () => {
+    applyFastWebhookEnv();
+    Object.assign(process.env, options.webhookEnv);
+    rx = await Receiver.start();
+    t = await startTestServer(options.serverEnv);
+    await ready({ t, rx });
+  });
+  afterAll(async () => {
+    await t?.close();
+    await rx?.close();
+  });
 }

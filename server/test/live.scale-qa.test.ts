@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repeatedRaceBudgetMs, waitUntil } from './support/budgets';
 import { eventIn } from './support/events';
+import { withDb } from './support/fixtures';
 import { LiveClient, tokenFor } from './support/live';
 import { Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
@@ -60,6 +61,19 @@ describe('live Q&A at scale', () => {
       expect(new Set(questions.map((q) => q.text))).toEqual(new Set(idOf.keys()));
       expect(new Set(questions.map((q) => q.id))).toEqual(new Set(idOf.values()));
       expect(questions.reduce((sum, q) => sum + q.votes, 0)).toBe(viewers);
+
+      // Asked at once, written in groups: each question with its outbox row, fewer commits than
+      // askers (rows written by one transaction share its xmin).
+      const commits = await withDb(t.databaseUrl, async (db) => {
+        const q = await db.query<{ tx: string }>('select xmin::text as tx from question where event_id = $1', [event.id]);
+        const o = await db.query<{ tx: string }>(
+          `select xmin::text as tx from domain_event where event_id = $1 and type = 'question.created'`,
+          [event.id],
+        );
+        return { questions: new Set(q.rows.map((r) => r.tx)), outbox: new Set(o.rows.map((r) => r.tx)) };
+      });
+      expect(commits.outbox).toEqual(commits.questions);
+      expect(commits.questions.size).toBeLessThan(viewers);
 
       const storedVotes = new Map(questions.map((q) => [q.id, q.votes]));
       const lastTally = (c: LiveClient) => {

@@ -5,6 +5,7 @@ import { LiveError } from './connection';
 import type { LiveEvent } from './event-state';
 import type { Fanout } from './fanout';
 import type { LivePresence } from './presence';
+import type { QuestionWrites } from './question-writes';
 import type { LiveTables } from './tables';
 
 /** What message handlers work with. */
@@ -12,6 +13,7 @@ export interface LiveDeps {
   ctx: AppContext;
   fanout: Fanout;
   presence: LivePresence;
+  questions: QuestionWrites;
   tables: LiveTables;
   /** The event as the database has it (cached for a moment, dropped on every lifecycle change). */
   event(eventId: string): Promise<LiveEvent | null>;

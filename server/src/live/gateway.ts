@@ -18,6 +18,7 @@ import { JoinSnapshots } from './join-snapshot';
 import { enterLobby, leaveLobby, waitingMessage } from './lobby';
 import { PhaseChanges } from './phase-changes';
 import { LivePresence } from './presence';
+import { QuestionWrites } from './question-writes';
 import { PgPresenceStore } from './presence-pg';
 import { RedisPresenceStore } from './presence-redis';
 import { defaultPresenceTiming, type PresenceStore, type PresenceTiming } from './presence-store';
@@ -53,6 +54,7 @@ export class LiveGateway implements LiveDeps {
   readonly #byEvent = new Map<string, Set<LiveConnection>>();
   readonly #events = new Map<string, { at: number; value: Promise<LiveEvent | null> }>();
   readonly presence: LivePresence;
+  readonly questions: QuestionWrites;
   readonly tables: LiveTables;
   readonly phaseChanges: PhaseChanges;
   readonly audience: LiveAudience;
@@ -73,6 +75,9 @@ export class LiveGateway implements LiveDeps {
     timing: PresenceTiming,
   ) {
     this.presence = new LivePresence(ctx, store, fanout, timing);
+    this.questions = new QuestionWrites(ctx, (eventId, message) =>
+      fanout.publish({ eventId, target: { to: 'all' }, message }),
+    );
     this.tables = new LiveTables(ctx.pool, this.presence);
     this.snapshots = new JoinSnapshots(ctx.pool);
     this.resumes = new LiveResumes(fanout, ctx.gatewayTokens);

@@ -65,7 +65,10 @@ describe('live Q&A at scale', () => {
       // Asked at once, written in groups: each question with its outbox row, fewer commits than
       // askers (rows written by one transaction share its xmin).
       const commits = await withDb(t.databaseUrl, async (db) => {
-        const q = await db.query<{ tx: string }>('select xmin::text as tx from question where event_id = $1', [event.id]);
+        const q = await db.query<{ tx: string }>(
+          'select xmin::text as tx from question where event_id = $1',
+          [event.id],
+        );
         const o = await db.query<{ tx: string }>(
           `select xmin::text as tx from domain_event where event_id = $1 and type = 'question.created'`,
           [event.id],

@@ -3,6 +3,7 @@ import { WebSocket } from 'ws';
 import type { GatewayClaims } from '../lib/gateway-tokens';
 import type { Target } from './fanout';
 import type { PresenceInfo } from './presence-store';
+import { type Corkable, holdUntilTurnEnds } from './write-coalescing';
 
 /** A refusal sent back as an `error` message; the connection stays open. */
 export class LiveError extends Error {
@@ -76,6 +77,8 @@ export class LiveConnection {
     readonly claims: GatewayClaims,
     readonly workspaceId: string,
     role: EventRole,
+    /** The upgraded TCP socket under `ws`: writes of one turn are coalesced on it. */
+    private readonly socket?: Corkable,
   ) {
     this.role = role;
   }
@@ -126,6 +129,7 @@ export class LiveConnection {
       this.ws.terminate();
       return;
     }
+    if (this.socket) holdUntilTurnEnds(this.socket);
     this.ws.send(encoded(message), { binary: false });
   }
 

@@ -4,27 +4,27 @@ import type { Duplex } from 'node:stream';
 import type { LiveServerMessage } from '@gathercast/contract';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../lib/context';
+import { type GatewayClaims, InvalidGatewayToken } from '../lib/gateway-tokens';
 import { liveSockets } from '../lib/metrics';
 import { traced } from '../lib/tracing';
-import { type GatewayClaims, InvalidGatewayToken } from '../lib/gateway-tokens';
+import { LiveAudience } from './audience';
 import { closeCodes, LiveConnection } from './connection';
 import type { LiveDeps } from './deps';
 import { dispatch } from './dispatch';
 import { type LiveEvent, loadLiveEvent, roleIn } from './event-state';
-import { LiveAudience } from './audience';
 import { type Envelope, type Fanout, PgFanout, RedisFanout } from './fanout';
 import { timedFanout } from './fanout-metrics';
 import { JoinSnapshots } from './join-snapshot';
 import { enterLobby, leaveLobby, waitingMessage } from './lobby';
 import { PhaseChanges } from './phase-changes';
 import { LivePresence } from './presence';
-import { QuestionWrites } from './question-writes';
 import { PgPresenceStore } from './presence-pg';
 import { RedisPresenceStore } from './presence-redis';
 import { defaultPresenceTiming, type PresenceStore, type PresenceTiming } from './presence-store';
-import { LiveTables } from './tables';
+import { QuestionWrites } from './question-writes';
 import { LiveResumes, type ResumeRequest, resumeRequest } from './resume';
 import { SeqReads } from './seq-reads';
+import { LiveTables } from './tables';
 import { welcomeConnection } from './welcome';
 
 export const livePath = '/v1/live';
@@ -178,17 +178,23 @@ export class LiveGateway implements LiveDeps {
     const resume = resumeRequest(url);
     // The 101 and the first messages in one write: a syscall each is much of a join's cost.
     const flush = LiveConnection.holdWrites(socket);
-    this.#wss.handleUpgrade(req, socket, head, (ws) => void this.#open(ws, claims, event, resume, flush));
+    this.#wss.handleUpgrade(
+      req,
+      socket,
+      head,
+      (ws) => void this.#open(ws, socket, claims, event, resume, flush),
+    );
   }
 
   async #open(
     ws: WebSocket,
+    socket: Duplex,
     claims: GatewayClaims,
     event: LiveEvent,
     resume: ResumeRequest | undefined,
     flush: () => void,
   ): Promise<void> {
-    const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole));
+    const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole), socket);
     conn.holding(flush);
     ws.on('pong', () => {
       conn.alive = true;
@@ -211,8 +217,10 @@ export class LiveGateway implements LiveDeps {
     this.#byEvent.set(event.id, set);
     set.add(conn);
     liveSockets.inc();
-    const ready = traced('live.join', { 'gathercast.event.id': event.id, 'gathercast.live.role': conn.role }, () =>
-      welcomeConnection(this, conn, event, { resume }),
+    const ready = traced(
+      'live.join',
+      { 'gathercast.event.id': event.id, 'gathercast.live.role': conn.role },
+      () => welcomeConnection(this, conn, event, { resume }),
     ).catch(async (err: unknown) => {
       // The event may have ended or been deleted while the socket was being set up.
       const now = await loadLiveEvent(this.ctx.pool, event.id).catch(() => undefined);

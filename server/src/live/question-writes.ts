@@ -41,7 +41,11 @@ export type PublishToAll = (eventId: string, message: LiveServerMessage) => Prom
  * are never sent per vote, and the last one a viewer sees is the stored count).
  */
 export class QuestionWrites {
-  readonly #creates = new Batcher<NewQuestion, CreateOutcome>((group) => this.#createGroup(group), maxGroup, 1);
+  readonly #creates = new Batcher<NewQuestion, CreateOutcome>(
+    (group) => this.#createGroup(group),
+    maxGroup,
+    1,
+  );
   readonly #votes = new Batcher<NewVote, VoteOutcome>((group) => this.#voteGroup(group), maxGroup, 1);
 
   constructor(
@@ -135,7 +139,12 @@ export class QuestionWrites {
   /** One `question.updated` per question with its stored count and status. */
   async publishTallies(questionIds: string[]): Promise<void> {
     if (!questionIds.length) return;
-    const { rows } = await this.ctx.pool.query<{ id: string; event_id: string; status: string; votes: number }>(
+    const { rows } = await this.ctx.pool.query<{
+      id: string;
+      event_id: string;
+      status: string;
+      votes: number;
+    }>(
       `select q.id, q.event_id, q.status,
               (select count(*) from question_vote v where v.question_id = q.id)::int as votes
          from question q where q.id = any($1::uuid[])`,
@@ -143,7 +152,12 @@ export class QuestionWrites {
     );
     await Promise.all(
       rows.map((q) =>
-        this.publish(q.event_id, { type: 'question.updated', questionId: q.id, votes: q.votes, status: q.status }),
+        this.publish(q.event_id, {
+          type: 'question.updated',
+          questionId: q.id,
+          votes: q.votes,
+          status: q.status,
+        }),
       ),
     );
   }

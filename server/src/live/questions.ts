@@ -44,9 +44,14 @@ export const voteQuestion: Handler<'question.vote'> = async (h, { questionId }) 
   if (h.conn.claims.anonymous && !h.event.allowAnonymousVoting)
     throw new LiveError('forbidden', 'This event does not take votes from anonymous viewers');
   // The group that writes the vote also sends the question's new tally to everyone.
-  const outcome = await h.deps.questions.vote({ eventId: h.event.id, questionId, voterKey: h.conn.participantId });
+  const outcome = await h.deps.questions.vote({
+    eventId: h.event.id,
+    questionId,
+    voterKey: h.conn.participantId,
+  });
   if (outcome === 'not_found') throw new LiveError('not_found', 'No such question in this event');
-  if (outcome === 'already_voted') throw new LiveError('already_voted', 'You already voted for this question');
+  if (outcome === 'already_voted')
+    throw new LiveError('already_voted', 'You already voted for this question');
   if (typeof outcome === 'object') throw new LiveError('invalid_state', `The question is ${outcome.closed}`);
 };
 

@@ -1,18 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import type { Modality } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Queryable } from '../db/pool';
 import { narrowRole } from '../events/roles';
 import type { RequestAuth } from '../http/auth';
-import { notFound, problem } from '../lib/problem';
-import { type GatewayEvent, type GatewayIdentity, identityOf, visibleToPublic } from './gateway-identity';
 import type { GatewayTokens } from '../lib/gateway-tokens';
+import { notFound, problem } from '../lib/problem';
+import type { GatewayEventReads } from './event-reads';
+import { type GatewayEvent, type GatewayIdentity, identityOf, visibleToPublic } from './gateway-identity';
 
 export interface TokenDeps {
   gatewayTokens: GatewayTokens;
   publicBaseUrl: string;
-  /** The plain pool: the event read skips the entity manager (an anonymous caller never needs one). */
-  db: Queryable;
+  /** Event reads on the plain pool, grouped across concurrent requests (an anonymous caller never needs an entity manager). */
+  events: GatewayEventReads;
 }
 
 export interface GatewayTokenAnswer {
@@ -21,30 +20,6 @@ export interface GatewayTokenAnswer {
   url: string;
   role: GatewayIdentity['role'];
   anonymous: boolean;
-}
-
-interface EventRow {
-  id: string;
-  workspace_id: string;
-  status: GatewayEvent['status'];
-  visibility: GatewayEvent['visibility'];
-  /**
-   * The modality a gateway token is issued for: the active phase's while the event is live, else the
-   * first phase's (what a caller joining now, or early, walks into). Null: the event has no phases.
-   */
-  modality: Modality | null;
-}
-
-/** The event and its current modality in one round trip (every token asks it, thousands a second at a start). */
-async function readEvent(db: Queryable, eventId: string): Promise<EventRow | undefined> {
-  const { rows } = await db.query<EventRow>(
-    `select e.id, e.workspace_id, e.status, e.visibility,
-            (select p.modality from phase p where p.event_id = e.id
-              order by p.id = e.active_phase_id is true desc, p.position limit 1) as modality
-       from event e where e.id = $1`,
-    [eventId],
-  );
-  return rows[0];
 }
 
 /** ws:// or wss:// twin of the public base URL, with the live-gateway path and the token. */
@@ -71,7 +46,7 @@ export async function issueGatewayToken(
   // A Bearer token that resolves to nothing is a mistake to report, not a reason to go anonymous.
   if (bearerSent && !auth.session)
     throw problem('unauthorized', 'The Bearer session token is unknown or expired');
-  const row = await readEvent(deps.db, eventId);
+  const row = await deps.events.read(eventId);
   if (!row) throw notFound('Event');
   const event: GatewayEvent = {
     id: row.id,

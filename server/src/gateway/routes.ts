@@ -1,7 +1,8 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
-import type { AppContext } from '../lib/context';
 import { actorOf } from '../lib/actor';
+import type { AppContext } from '../lib/context';
+import { GatewayEventReads } from './event-reads';
 import { issueGatewayToken } from './gateway-token-service';
 import { exchangeGuestToken } from './guest-sessions';
 import { integrationsService } from './integrations-service';
@@ -29,7 +30,11 @@ export const guestIntegrationsRoutes = (ctx: AppContext) => {
 export const gatewayRoutes = (ctx: AppContext) => {
   // One key cache per process: imported PEMs and remote key sets are reused across exchanges.
   const partnerKeys = new PartnerKeys(ctx.config.webhookAllowInsecureUrls);
-  const deps = { gatewayTokens: ctx.gatewayTokens, publicBaseUrl: ctx.config.publicBaseUrl, db: ctx.pool };
+  const deps = {
+    gatewayTokens: ctx.gatewayTokens,
+    publicBaseUrl: ctx.config.publicBaseUrl,
+    events: new GatewayEventReads(ctx.pool),
+  };
   return {
     token: s.route(contract.gateway.token, async ({ req, body }) => ({
       status: 200,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext } from '../lib/context';
 import type { DomainEventInput } from '../lib/domain-events';
-import { Batcher } from '../webhooks/batcher';
+import { Batcher } from '../lib/batcher';
 import type { Fanout } from './fanout';
 import type { AudienceCounts, PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
 

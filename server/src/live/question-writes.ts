@@ -1,7 +1,7 @@
 import type { LiveServerMessage } from '@gathercast/contract';
 import { sql } from '../db/sql';
 import type { AppContext } from '../lib/context';
-import { Batcher } from '../webhooks/batcher';
+import { Batcher } from '../lib/batcher';
 
 /** At most this many questions or votes are written by one statement. */
 const maxGroup = 200;

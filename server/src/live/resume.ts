@@ -1,5 +1,5 @@
 import type { GatewayTokens } from '../lib/gateway-tokens';
-import { Batcher } from '../webhooks/batcher';
+import { Batcher } from '../lib/batcher';
 import type { Backlog, Fanout } from './fanout';
 
 /** `?resume=<secret>&after=<seq>`: a reconnect asking to continue a session. */

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { retryOnDeadlock } from '../db/deadlock';
-import { Batcher } from './batcher';
+import { Batcher } from '../lib/batcher';
 import { addJobSql, manualJobPriority, pendingRankSql } from './queue';
 
 /** A delivery leased for one attempt, with what the attempt needs from its endpoint. */

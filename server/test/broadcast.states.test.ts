@@ -1,7 +1,8 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { domainEventsOf, eventIn, rejection, type Status } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
 
 /**
@@ -13,13 +14,9 @@ let t: TestServer;
 let ws: WorkspaceFixture;
 let gc: GathercastClient;
 let anon: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
-  anon = t.client();
+useServerWithWorkspace((started) => {
+  ({ t, ws, gc, anon } = started);
 });
-afterAll(() => t.close());
 
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const playlistOf = (eventId: string) => `${t.url}/hls/evt_${eventId}_stage/index.m3u8`;

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mailboxOf } from './support/accounts';
 import { eventIn, rejection } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * Table notes (docs/content.md): a transcript with breakout-table segments gives each table its
@@ -14,12 +15,9 @@ import { startTestServer, type TestServer } from './support/server';
 let t: TestServer;
 let gc: GathercastClient;
 let anon: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-  anon = t.client();
+useServerWithWorkspace((started) => {
+  ({ t, gc, anon } = started);
 });
-afterAll(() => t.close());
 
 let n = 0;
 async function person(name: string, withEmail = true) {

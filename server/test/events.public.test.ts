@@ -1,20 +1,17 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let ws: WorkspaceFixture;
 let gc: GathercastClient;
 let anon: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
-  anon = t.client();
+useServerWithWorkspace((started) => {
+  ({ t, ws, gc, anon } = started);
 });
-afterAll(() => t.close());
 
 const publicEvent = (
   status: 'draft' | 'scheduled' | 'live' | 'ended' = 'scheduled',

@@ -6,8 +6,9 @@ import { hashSecret } from '../src/lib/secrets';
 import { signUp } from './support/accounts';
 import { eventIn, rejection } from './support/events';
 import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
+import { useServerWithGuestPartner } from './support/hooks';
 import { type JwksServer, newPartner, type Partner, serveJwks } from './support/partner';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let ws: WorkspaceFixture;
@@ -15,19 +16,10 @@ let gc: GathercastClient;
 let anon: GathercastClient;
 let partner: Partner;
 let eventId: string;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
-  anon = t.client();
-  partner = await newPartner();
-  await gc.guestIntegrations.create({
-    params: { id: ws.workspaceId },
-    body: { issuer: partner.issuer, publicKeyPem: partner.publicKeyPem },
-  });
+useServerWithGuestPartner(async (started) => {
+  ({ t, ws, gc, anon, partner } = started);
   eventId = (await eventIn(gc, 'live', [{ modality: 'meeting' }])).id;
 });
-afterAll(() => t.close());
 
 const exchange = (token: string, id = eventId) =>
   anon.gateway.guestSession({ params: { id }, body: { token } });

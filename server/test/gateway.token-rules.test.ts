@@ -1,31 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { liveUrl } from '../src/gateway/gateway-token-service';
 import type { GatewayClaims } from '../src/lib/gateway-tokens';
 import { mailboxOf, signUp } from './support/accounts';
 import { eventIn, rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture } from './support/fixtures';
+import { useServerWithGuestPartner } from './support/hooks';
 import { newPartner, type Partner } from './support/partner';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let ws: WorkspaceFixture;
 let gc: GathercastClient;
 let anon: GathercastClient;
 let partner: Partner;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
-  anon = t.client();
-  partner = await newPartner();
-  await gc.guestIntegrations.create({
-    params: { id: ws.workspaceId },
-    body: { issuer: partner.issuer, publicKeyPem: partner.publicKeyPem },
-  });
+useServerWithGuestPartner((started) => {
+  ({ t, ws, gc, anon, partner } = started);
 });
-afterAll(() => t.close());
 
 type Modality = 'broadcast' | 'meeting' | 'breakout' | 'rotation';
 const event = (

@@ -1,30 +1,21 @@
-import { createClient, type GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GathercastClient } from '@gathercast/sdk';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server';
-import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
-import { LiveClient, startReplica, tokenFor } from './support/live';
+import { liveBackends, useTwoProcesses } from './support/hooks';
+import { LiveClient, tokenFor } from './support/live';
 
 /*
  * A joining socket's position (welcome.lastSeq) is kept by each process from the messages it delivers,
  * not read per join: it must still be exact. Every message numbered after it reaches the socket, none
  * at or before it does, for viewers joining while the host talks, on the host's process and another.
  */
-describe.each([
-  ['PostgreSQL', {}],
-  ['Redis', { REDIS_URL: 'redis://127.0.0.1:6379' }],
-])('live gateway: the position a socket joins at (%s)', (_backend, env) => {
+describe.each(liveBackends)('live gateway: the position a socket joins at (%s)', (_backend, env) => {
   let a: RunningServer;
   let b: RunningServer;
   let gc: GathercastClient;
-  beforeAll(async () => {
-    const databaseUrl = await createTestDatabase();
-    [a, b] = await Promise.all([startReplica(databaseUrl, env), startReplica(databaseUrl, env)]);
-    gc = createClient({ baseUrl: a.url, apiKey: (await createWorkspace(databaseUrl)).apiKey });
-  });
-  afterAll(async () => {
-    await Promise.all([a.close(), b.close()]);
+  useTwoProcesses(env, (started) => {
+    ({ a, b, gc } = started);
   });
 
   it('gives viewers who join while the host talks exactly the messages numbered after their welcome', async () => {

@@ -1,22 +1,16 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
-import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import { useServerAndReplica } from './support/hooks';
+import { eventually, LiveClient, recorded, tokenFor } from './support/live';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let replica: RunningServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  replica = await startReplica(t.databaseUrl);
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-});
-afterAll(async () => {
-  await replica.close();
-  await t.close();
+useServerAndReplica((started) => {
+  ({ t, replica, gc } = started);
 });
 
 describe('live lifecycle changes', () => {

@@ -3,33 +3,24 @@ import type { GathercastClient } from '@gathercast/sdk';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PgFanout } from '../src/live/fanout';
 import type { RunningServer } from '../src/server';
-import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
+import { liveBackends, useTwoProcesses } from './support/hooks';
 import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
-import { createClient } from '@gathercast/sdk';
 
 const redisUrl = 'redis://127.0.0.1:6379';
 
 /** Two server processes on one database, as a deployment runs them: once without Redis, once with it. */
-describe.each([
-  ['PostgreSQL', {}],
-  ['Redis', { REDIS_URL: redisUrl }],
-])('live presence and fan-out across two processes (%s)', (backend, env) => {
+describe.each(liveBackends)('live presence and fan-out across two processes (%s)', (backend, env) => {
   let a: RunningServer;
   let b: RunningServer;
   let databaseUrl: string;
   let gc: GathercastClient;
-  beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    [a, b] = await Promise.all([startReplica(databaseUrl, env), startReplica(databaseUrl, env)]);
-    gc = createClient({ baseUrl: a.url, apiKey: (await createWorkspace(databaseUrl)).apiKey });
-  });
-  afterAll(async () => {
-    await Promise.all([a.close(), b.close()]);
+  useTwoProcesses(env, (started) => {
+    ({ a, b, databaseUrl, gc } = started);
   });
 
   const joinedOf = (eventId: string) => recorded(databaseUrl, eventId, 'participant.joined');
@@ -169,7 +160,10 @@ describe.each([
     const event = await eventIn(gc, 'live');
     const client = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'viewer', anonymous: true }));
     const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
-    const fanout = new PgFanout(databaseUrl, pool, pino({ level: 'silent' }), { windowMs: 120_000, max: 1000 });
+    const fanout = new PgFanout(databaseUrl, pool, pino({ level: 'silent' }), {
+      windowMs: 120_000,
+      max: 1000,
+    });
     const text = 'x'.repeat(20_000);
     await fanout.publish({
       eventId: event.id,

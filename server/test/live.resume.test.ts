@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { LiveServerMessage } from '@gathercast/contract';
-import { createClient, type GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GathercastClient } from '@gathercast/sdk';
+import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server';
-import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
-import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
+import { liveBackends, useTwoProcesses } from './support/hooks';
+import { eventually, LiveClient, recorded, tokenFor } from './support/live';
 
-const redisUrl = 'redis://127.0.0.1:6379';
 const sequenced = (c: LiveClient) => c.messages.filter((m) => m.seq !== undefined);
 const resumeQuery = (c: LiveClient) => {
   const welcome = c.all('welcome')[0]!;
@@ -16,23 +14,16 @@ const resumeQuery = (c: LiveClient) => {
 };
 
 /** The sequence and resume protocol on the raw socket, on both backends, across two processes. */
-describe.each([
-  ['PostgreSQL', {}],
-  ['Redis', { REDIS_URL: redisUrl }],
-])('live sequence numbers and resume (%s)', (_backend, env) => {
+describe.each(liveBackends)('live sequence numbers and resume (%s)', (_backend, env) => {
   let a: RunningServer;
   let b: RunningServer;
   let databaseUrl: string;
   let gc: GathercastClient;
-  beforeAll(async () => {
-    databaseUrl = await createTestDatabase();
-    [a, b] = await Promise.all([startReplica(databaseUrl, env), startReplica(databaseUrl, env)]);
-    gc = createClient({ baseUrl: a.url, apiKey: (await createWorkspace(databaseUrl)).apiKey });
+  useTwoProcesses(env, (started) => {
+    ({ a, b, databaseUrl, gc } = started);
   });
-  afterAll(async () => {
-    await Promise.all([a.close(), b.close()]);
-  });
-  const liveEvent = () => eventIn(gc, 'live', [{ modality: 'broadcast', featureSet: ['chat', 'qa', 'polls'] }]);
+  const liveEvent = () =>
+    eventIn(gc, 'live', [{ modality: 'broadcast', featureSet: ['chat', 'qa', 'polls'] }]);
 
   it('numbers every fanned-out message per event, the same on every process, and no per-socket reply', async () => {
     const event = await liveEvent();
@@ -68,7 +59,11 @@ describe.each([
     host.send({ type: 'announcement.send', text: 'while away 2' });
     host.send({ type: 'chat.send', text: 'while away 3' });
     await host.next('chat.message', (m) => m.text === 'while away 3');
-    const again = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'participant', userId }), query);
+    const again = await LiveClient.join(
+      b,
+      await tokenFor(b, event.id, { role: 'participant', userId }),
+      query,
+    );
     const welcome = again.all('welcome')[0]!;
     expect(welcome.resumed).toEqual({ after: Number(query.after), replayed: 3 });
     host.send({ type: 'chat.send', text: 'after' });
@@ -77,14 +72,21 @@ describe.each([
     const texts = (ms: LiveServerMessage[]) =>
       ms.map((m) => (m.type === 'chat.message' || m.type === 'announcement' ? m.text : m.type));
     expect(texts(sequenced(again))).toEqual(['while away 1', 'while away 2', 'while away 3', 'after']);
-    const hostSeqs = sequenced(host).filter((m) => m.type !== 'presence.joined').slice(-4).map((m) => m.seq);
+    const hostSeqs = sequenced(host)
+      .filter((m) => m.type !== 'presence.joined')
+      .slice(-4)
+      .map((m) => m.seq);
     expect(sequenced(again).map((m) => m.seq)).toEqual(hostSeqs);
     // No snapshot after a resume: the replay is the state change.
     expect(again.messages[1]).toMatchObject({ type: 'chat.message', text: 'while away 1' });
     const participantId = `user:${userId}`;
     const pairs = async () => ({
-      joined: (await recorded(databaseUrl, event.id, 'participant.joined')).filter((p) => p.participantId === participantId),
-      left: (await recorded(databaseUrl, event.id, 'participant.left')).filter((p) => p.participantId === participantId),
+      joined: (await recorded(databaseUrl, event.id, 'participant.joined')).filter(
+        (p) => p.participantId === participantId,
+      ),
+      left: (await recorded(databaseUrl, event.id, 'participant.left')).filter(
+        (p) => p.participantId === participantId,
+      ),
     });
     expect(await pairs()).toMatchObject({ joined: [{ participantId }], left: [] });
     expect(host.all('presence.left')).toEqual([]);
@@ -101,7 +103,11 @@ describe.each([
     await host.next('banner');
     const viewer = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'viewer' }));
     const someoneElse = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'viewer' }));
-    const forged = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'viewer' }), resumeQuery(someoneElse));
+    const forged = await LiveClient.join(
+      b,
+      await tokenFor(b, event.id, { role: 'viewer' }),
+      resumeQuery(someoneElse),
+    );
     expect(forged.all('welcome')[0]!.resumed).toBeNull();
     expect(await forged.next('error')).toMatchObject({ code: 'resume_failed' });
     expect(await forged.next('banner')).toMatchObject({ text: 'Welcome back' });

@@ -2,22 +2,19 @@ import { Writable } from 'node:stream';
 import type { GathercastClient } from '@gathercast/sdk';
 import pg from 'pg';
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { guardProcess } from '../src/app/process-guards';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let gc: GathercastClient;
 let anon: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-  anon = t.client();
+useServerWithWorkspace((started) => {
+  ({ t, gc, anon } = started);
 });
-afterAll(() => t.close());
 
 /** A live public broadcast and a viewer socket on it, opened with an anonymous token (no credentials). */
 async function anonymousViewer(eventId: string): Promise<LiveClient> {
@@ -61,7 +58,10 @@ describe('live gateway: hostile frames and floods', () => {
     for (let i = 0; i < frames; i++) flooder.send({ type: 'ping' });
     const answered = () => flooder.all('pong').length + flooder.all('error').length;
     await new Promise<void>((resolve, reject) => {
-      const deadline = setTimeout(() => reject(new Error(`only ${answered()} of ${frames} answered`)), 30_000);
+      const deadline = setTimeout(
+        () => reject(new Error(`only ${answered()} of ${frames} answered`)),
+        30_000,
+      );
       const check = () => {
         if (answered() < frames) return;
         clearTimeout(deadline);

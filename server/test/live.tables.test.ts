@@ -1,24 +1,18 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { TokenVerifier } from 'livekit-server-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningServer } from '../src/server';
+import { describe, expect, it } from 'vitest';
 import { groupIntoTables, pairsOf, tableCapacities } from '../src/live/grouping';
+import type { RunningServer } from '../src/server';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
-import { LiveClient, startReplica, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import { useServerAndReplica } from './support/hooks';
+import { LiveClient, tokenFor } from './support/live';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let replica: RunningServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  replica = await startReplica(t.databaseUrl);
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-});
-afterAll(async () => {
-  await replica.close();
-  await t.close();
+useServerAndReplica((started) => {
+  ({ t, replica, gc } = started);
 });
 
 const verify = (token: string | null) =>

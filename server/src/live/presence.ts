@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { Batcher } from '../lib/batcher';
 import type { AppContext } from '../lib/context';
 import type { DomainEventInput } from '../lib/domain-events';
-import { Batcher } from '../lib/batcher';
 import type { Fanout } from './fanout';
 import type { AudienceCounts, PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
 
@@ -50,6 +49,19 @@ export class LivePresence {
    * lone join still goes at once.
    */
   readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxJoinBatch, 1);
+  /**
+   * participant.left outbox rows, grouped the same way: when a crowd leaves at once (the end of a
+   * webinar, a process draining) their leaves cost a commit per group, not per viewer, and do not
+   * exhaust the connection pool (a leave that cannot get a connection would lose its webhook).
+   */
+  readonly #lefts = new Batcher<DomainEventInput, void>(
+    async (batch) => {
+      await this.ctx.orm.em.fork().transactional((tx) => this.ctx.bus.recordMany(tx, batch));
+      return batch.map(() => undefined);
+    },
+    maxJoinBatch,
+    1,
+  );
   #timer: NodeJS.Timeout | undefined;
   /** The heartbeat and sweep under way, if any: one at a time, and stop() waits for it. */
   #ticking: Promise<void> | undefined;
@@ -92,14 +104,17 @@ export class LivePresence {
 
   join(workspaceId: string, eventId: string, info: PresenceInfo): Promise<void> {
     return this.#serial(`${eventId}/${info.participantId}`, async () => {
-      if (await this.#joins.submit({ workspaceId, eventId, info })) await this.#tellRoom('participant.joined', eventId, info);
+      if (await this.#joins.submit({ workspaceId, eventId, info }))
+        await this.#tellRoom('participant.joined', eventId, info);
     });
   }
 
   leave(workspaceId: string, eventId: string, participantId: string): Promise<void> {
     return this.#serial(`${eventId}/${participantId}`, async () => {
       const info = await this.store.leave(eventId, participantId);
-      if (info) await this.#announce('participant.left', workspaceId, eventId, info);
+      if (!info) return;
+      await this.#lefts.submit(webhookOf('participant.left', workspaceId, eventId, info));
+      await this.#tellRoom('participant.left', eventId, info);
     });
   }
 
@@ -109,7 +124,13 @@ export class LivePresence {
       const first = new Set<Joining>();
       for (const eventId of new Set(batch.map((j) => j.eventId))) {
         const ofEvent = batch.filter((j) => j.eventId === eventId);
-        const firsts = new Set(await this.store.joinMany(tx, eventId, ofEvent.map((j) => j.info)));
+        const firsts = new Set(
+          await this.store.joinMany(
+            tx,
+            eventId,
+            ofEvent.map((j) => j.info),
+          ),
+        );
         for (const j of ofEvent) if (firsts.has(j.info)) first.add(j);
       }
       await this.ctx.bus.recordMany(
@@ -120,28 +141,12 @@ export class LivePresence {
     });
   }
 
-  async #announce(
-    type: 'participant.joined' | 'participant.left',
-    workspaceId: string,
-    eventId: string,
-    info: PresenceInfo,
-  ): Promise<void> {
-    await this.ctx.orm.em.fork().transactional((tx) => this.#record(tx, type, workspaceId, eventId, info));
-    await this.#tellRoom(type, eventId, info);
-  }
-
-  async #record(
-    tx: EntityManager,
-    type: 'participant.joined' | 'participant.left',
-    workspaceId: string,
-    eventId: string,
-    info: PresenceInfo,
-  ): Promise<void> {
-    await this.ctx.bus.record(tx, webhookOf(type, workspaceId, eventId, info));
-  }
-
   /** presence.joined / presence.left to the room (everyone but viewers). */
-  async #tellRoom(type: 'participant.joined' | 'participant.left', eventId: string, info: PresenceInfo): Promise<void> {
+  async #tellRoom(
+    type: 'participant.joined' | 'participant.left',
+    eventId: string,
+    info: PresenceInfo,
+  ): Promise<void> {
     const { participantId, name, role, anonymous } = info;
     // Viewers are counted (the `audience` message), not announced: announcing each of them to
     // everyone costs N messages per join.
@@ -165,14 +170,12 @@ export class LivePresence {
     const workspaceOf = new Map(rows.map((r) => [r.id, r.workspace_id]));
     const left = gone.filter((g) => workspaceOf.has(g.eventId));
     if (!left.length) return;
-    await this.ctx.orm.em
-      .fork()
-      .transactional((tx) =>
-        this.ctx.bus.recordMany(
-          tx,
-          left.map((g) => webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
-        ),
-      );
+    await this.ctx.orm.em.fork().transactional((tx) =>
+      this.ctx.bus.recordMany(
+        tx,
+        left.map((g) => webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
+      ),
+    );
     for (const g of left) await this.#tellRoom('participant.left', g.eventId, g.info);
   }
 

@@ -67,8 +67,6 @@ export class LiveConnection {
   /** The last event-stream seq this socket was sent (or started after): older ones are never sent again. */
   lastSeq = 0;
   #queue: LiveServerMessage[] | null = [];
-  /** Sends what the upgrade held back in the socket (see `holdWrites`). */
-  #flush: (() => void) | undefined;
   #tokens = rateBurst;
   #refilledAt = Date.now();
 
@@ -78,7 +76,7 @@ export class LiveConnection {
     readonly workspaceId: string,
     role: EventRole,
     /** The upgraded TCP socket under `ws`: writes of one turn are coalesced on it. */
-    private readonly socket?: Corkable,
+    private readonly socket: Corkable,
   ) {
     this.role = role;
   }
@@ -129,35 +127,8 @@ export class LiveConnection {
       this.ws.terminate();
       return;
     }
-    if (this.socket) holdUntilTurnEnds(this.socket);
+    holdUntilTurnEnds(this.socket);
     this.ws.send(encoded(message), { binary: false });
-  }
-
-  /**
-   * Writes to the socket wait (corked) until `flush()` or the end of this turn of the event loop,
-   * whichever comes first: the 101 of the upgrade and the first messages then leave in one write.
-   */
-  static holdWrites(socket: { cork(): void; uncork(): void }): () => void {
-    socket.cork();
-    let held = true;
-    const flush = () => {
-      if (!held) return;
-      held = false;
-      socket.uncork();
-    };
-    setImmediate(flush);
-    return flush;
-  }
-
-  /** Hands over the flush of writes the upgrade held back (`holdWrites`). */
-  holding(flush: () => void): void {
-    this.#flush = flush;
-  }
-
-  /** Sends now whatever the upgrade held back. */
-  flush(): void {
-    this.#flush?.();
-    this.#flush = undefined;
   }
 
   /** Sends what waited for the welcome and the snapshot; from now on messages go straight out. */

@@ -26,6 +26,7 @@ import { LiveResumes, type ResumeRequest, resumeRequest } from './resume';
 import { SeqReads } from './seq-reads';
 import { LiveTables } from './tables';
 import { welcomeConnection } from './welcome';
+import { holdUntilTurnEnds } from './write-coalescing';
 
 export const livePath = '/v1/live';
 /** Largest client message accepted; bigger frames close the socket with 1009. */
@@ -177,13 +178,8 @@ export class LiveGateway implements LiveDeps {
     if (!event) return refuse(socket, 404, 'not_found', 'Event not found', this.ctx);
     const resume = resumeRequest(url);
     // The 101 and the first messages in one write: a syscall each is much of a join's cost.
-    const flush = LiveConnection.holdWrites(socket);
-    this.#wss.handleUpgrade(
-      req,
-      socket,
-      head,
-      (ws) => void this.#open(ws, socket, claims, event, resume, flush),
-    );
+    holdUntilTurnEnds(socket);
+    this.#wss.handleUpgrade(req, socket, head, (ws) => void this.#open(ws, socket, claims, event, resume));
   }
 
   async #open(
@@ -192,10 +188,8 @@ export class LiveGateway implements LiveDeps {
     claims: GatewayClaims,
     event: LiveEvent,
     resume: ResumeRequest | undefined,
-    flush: () => void,
   ): Promise<void> {
     const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole), socket);
-    conn.holding(flush);
     ws.on('pong', () => {
       conn.alive = true;
     });

@@ -2,16 +2,16 @@ import type { LiveServerMessage } from '@gathercast/contract';
 import { liveJoins } from '../lib/metrics';
 import type { LiveAudience } from './audience';
 import type { LiveConnection } from './connection';
-import { castOf, type LiveEvent, roleIn } from './event-state';
 import type { LiveDeps } from './deps';
+import { castOf, type LiveEvent, roleIn } from './event-state';
+import type { JoinSnapshots } from './join-snapshot';
 import { lobbySnapshot, lobbyStateAtConnect } from './lobby';
 import { isModerator, type MediaGrant, phaseGrant, subjectOf } from './media';
-import type { JoinSnapshots } from './join-snapshot';
 import { moderationSnapshot } from './moderation';
 import type { PhaseChanges } from './phase-changes';
-import type { SeqReads } from './seq-reads';
 import { pollSnapshot } from './polls';
 import type { LiveResumes, ResumeRequest } from './resume';
+import type { SeqReads } from './seq-reads';
 import { isTablePhase } from './tables';
 
 /** What a socket's first moments need from the gateway (which implements it). */
@@ -135,7 +135,8 @@ export async function welcomeConnection(
     conn.sendNow({
       type: 'error',
       code: 'resume_failed',
-      detail: 'The messages since your last seq are no longer kept (or the resume secret is not yours); starting afresh',
+      detail:
+        'The messages since your last seq are no longer kept (or the resume secret is not yours); starting afresh',
     });
   // The state as of the socket's seq (exact whenever it is read: see JoinSnapshots) and the counts, right
   // behind the welcome: a storm's joiners find both at hand, so the upgrade's 101, the welcome and these
@@ -146,7 +147,6 @@ export async function welcomeConnection(
   const snapshot = [...shared, ...(isModerator(conn.role) ? await lobbySnapshot(pool, event.id) : [])];
   for (const message of snapshot) conn.sendNow(message);
   conn.sendNow(await gw.audience.current(event.id));
-  conn.flush();
   await joining;
   // Messages fanned out meanwhile follow the snapshot, in order.
   conn.release();

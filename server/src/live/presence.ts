@@ -161,7 +161,7 @@ export class LivePresence {
     });
   }
 
-  /** Participants whose last entry a sweep removed (a crashed process's audience): their lefts in one transaction. */
+  /** Participants whose last entry a sweep removed (a crashed process's audience): their lefts, grouped like any. */
   async #sweptAway(gone: { eventId: string; info: PresenceInfo }[]): Promise<void> {
     const { rows } = await this.ctx.pool.query<{ id: string; workspace_id: string }>(
       'select id, workspace_id from event where id = any($1::uuid[])',
@@ -170,10 +170,9 @@ export class LivePresence {
     const workspaceOf = new Map(rows.map((r) => [r.id, r.workspace_id]));
     const left = gone.filter((g) => workspaceOf.has(g.eventId));
     if (!left.length) return;
-    await this.ctx.orm.em.fork().transactional((tx) =>
-      this.ctx.bus.recordMany(
-        tx,
-        left.map((g) => webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
+    await Promise.all(
+      left.map((g) =>
+        this.#lefts.submit(webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
       ),
     );
     for (const g of left) await this.#tellRoom('participant.left', g.eventId, g.info);

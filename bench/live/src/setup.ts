@@ -55,7 +55,6 @@ export async function setUpScene(
   return { eventId: event.id, sessionToken: account.sessionToken, hostToken: host.token, apiKey: key.secret };
 }
 
-/** An anonymous viewer's gateway token, as a browser would ask for it (no SDK retries, no idempotency key). */
 /**
  * Keep-alive connections for the token storm, on node:http rather than fetch: the load generator
  * shares the machine with the server, and fetch cost it about as much CPU per token as the server
@@ -63,6 +62,7 @@ export async function setUpScene(
  */
 const tokenAgent = new http.Agent({ keepAlive: true, maxSockets: 256 });
 
+/** An anonymous viewer's gateway token, as a browser would ask for it (no SDK retries, no idempotency key). */
 export function anonymousToken(baseUrl: string, eventId: string): Promise<string> {
   const body = JSON.stringify({ eventId });
   return new Promise((resolve, reject) => {

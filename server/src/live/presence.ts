@@ -22,8 +22,8 @@ const webhookOf = (
   },
 });
 
-/** At most this many joins are written in one transaction. */
-const maxJoinBatch = 200;
+/** At most this many joins, or leaves, are written in one transaction. */
+const maxGroup = 200;
 
 interface Joining {
   workspaceId: string;
@@ -48,7 +48,7 @@ export class LivePresence {
    * costs six statements whatever its size, so fewer, larger groups are what keeps a storm cheap; a
    * lone join still goes at once.
    */
-  readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxJoinBatch, 1);
+  readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxGroup, 1);
   /**
    * participant.left outbox rows, grouped the same way: when a crowd leaves at once (the end of a
    * webinar, a process draining) their leaves cost a commit per group, not per viewer, and do not
@@ -59,7 +59,7 @@ export class LivePresence {
       await this.ctx.orm.em.fork().transactional((tx) => this.ctx.bus.recordMany(tx, batch));
       return batch.map(() => undefined);
     },
-    maxJoinBatch,
+    maxGroup,
     1,
   );
   #timer: NodeJS.Timeout | undefined;

@@ -26,6 +26,14 @@ import { DomainEventBus } from './lib/domain-events';
 import { LiveGateway, type LiveOptions } from './live/gateway';
 import { startWebhooks, type Webhooks } from './webhooks';
 
+/**
+ * Connections the kernel queues before they are accepted (it caps this at net.core.somaxconn). Node's
+ * default, 511, overflows when a crashed process's audience reconnects here at once: the kernel then
+ * drops their handshakes and each client waits out a SYN retransmit (1, 3, 7, 15 s) before trying
+ * again, so a failover's last viewers came back after 11-19 s instead of 5.
+ */
+const listenBacklog = 4096;
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -94,7 +102,7 @@ export async function startServer(
   const live = await LiveGateway.start(ctx, databaseUrl, liveOptions);
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, () => {
+    const s = app.listen(config.port, config.host, listenBacklog, () => {
       s.off('error', reject);
       // From now on an accept failure (EMFILE) is logged, not thrown out of the process.
       s.on('error', (err) => logger.error({ err }, 'HTTP server error'));

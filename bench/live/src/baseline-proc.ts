@@ -77,6 +77,7 @@ http.on('upgrade', (req, socket, head) => {
   );
 });
 
-http.listen(0, '127.0.0.1', () => process.send?.({ ready: (http.address() as AddressInfo).port }));
+// The server's own listen backlog, so that both queue a burst of connections alike.
+http.listen(0, '127.0.0.1', 4096, () => process.send?.({ ready: (http.address() as AddressInfo).port }));
 process.on('SIGTERM', () => process.exit(0));
 process.on('disconnect', () => process.exit(0));

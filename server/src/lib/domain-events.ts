@@ -4,6 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** A fact about a workspace, recorded in the transaction of the change that caused it. */
 export interface DomainEventInput {
+  /** Given when the caller must know the id before the row commits (otherwise a fresh one). */
+  id?: string;
   type: WebhookEventType;
   workspaceId: string;
   eventId: string;
@@ -51,7 +53,7 @@ export class DomainEventBus {
   async recordMany(em: EntityManager, inputs: DomainEventInput[]): Promise<RecordedDomainEvent[]> {
     if (!inputs.length) return [];
     const events: RecordedDomainEvent[] = inputs.map((input) => ({
-      id: randomUUID(),
+      id: input.id ?? randomUUID(),
       type: input.type,
       workspaceId: input.workspaceId,
       eventId: input.eventId,

@@ -6,8 +6,10 @@ import {
   type AudienceCounts,
   noAudience,
   type PresenceInfo,
+  type PresenceJoin,
   type PresenceStore,
   type PresenceTiming,
+  type SweptEntry,
 } from './presence-store';
 
 /** Joins and leaves of one participant in one event serialize on this advisory lock, on every process. */
@@ -44,7 +46,8 @@ export class PgPresenceStore implements PresenceStore {
    * on any process cannot deadlock), then one statement that tells who had no live entry before and
    * adds this process's connection for each.
    */
-  async joinMany(tx: EntityManager, eventId: string, infos: PresenceInfo[]): Promise<PresenceInfo[]> {
+  async joinMany(tx: EntityManager, eventId: string, joins: PresenceJoin[]): Promise<PresenceJoin[]> {
+    const infos = joins.map((j) => j.info);
     const lockKeys = infos.map((i) => lockKey(eventId, i.participantId)).sort();
     await sql(
       tx,
@@ -75,8 +78,11 @@ export class PgPresenceStore implements PresenceStore {
       ],
     );
     const first = new Set(rows.map((r) => r.participant_id));
-    return infos.filter((i) => first.has(i.participantId));
+    return joins.filter((j) => first.has(j.info.participantId));
   }
+
+  /** The rows committed, or rolled back, with the transaction's webhooks: nothing is left to settle. */
+  async settle(): Promise<void> {}
 
   leave(eventId: string, participantId: string): Promise<PresenceInfo | null> {
     return this.locked(eventId, participantId, async (c) => {
@@ -140,7 +146,8 @@ export class PgPresenceStore implements PresenceStore {
     );
   }
 
-  async sweep(): Promise<{ eventId: string; info: PresenceInfo }[]> {
+  /** Every join here committed with its webhook (or not at all): a swept participant was announced. */
+  async sweep(): Promise<SweptEntry[]> {
     // DELETE … RETURNING hands each expired row to exactly one sweeping process.
     const { rows } = await this.pool.query<{ event_id: string; participant_id: string; info: PresenceInfo }>(
       `delete from live_presence
@@ -167,7 +174,7 @@ export class PgPresenceStore implements PresenceStore {
       );
       return new Set(present.map((r) => lockKey(r.event_id, r.participant_id)));
     });
-    return [...swept].filter(([key]) => !still.has(key)).map(([, g]) => ({ eventId: g.eventId, info: g.info }));
+    return [...swept].filter(([key]) => !still.has(key)).map(([, g]) => ({ eventId: g.eventId, info: g.info, last: true }));
   }
 
   async stop(): Promise<void> {}

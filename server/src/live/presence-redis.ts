@@ -4,8 +4,10 @@ import {
   type AudienceCounts,
   noAudience,
   type PresenceInfo,
+  type PresenceJoin,
   type PresenceStore,
   type PresenceTiming,
+  type SweptEntry,
 } from './presence-store';
 
 /*
@@ -15,6 +17,11 @@ import {
  * count. Per event a sorted set of participant ids (all scores 0, so it pages in participantId order)
  * and a hash of counts by role. The scripts make each join/leave/sweep decision atomic, so exactly one
  * process sees "first" or "last", and the counts move with those decisions.
+ *
+ * Redis is not in the database transaction that records participant.joined, so a first join is kept
+ * in the process's `pending` hash (with the id its webhook will have) until that transaction ends:
+ * committed, the mark goes; rolled back, the join is undone. A process that dies in between leaves
+ * the mark for the sweep, which asks the database whether that webhook committed (see LivePresence).
  */
 /** Keys of one deployment: `gc:live:<namespace>:…` (the namespace is the database's name). */
 const keys = (namespace: string) => {
@@ -26,6 +33,7 @@ const keys = (namespace: string) => {
     audience: (eventId: string) => `${prefix}aud:${eventId}`,
     proc: (processId: string) => `${prefix}proc:${processId}`,
     held: (processId: string) => `${prefix}held:${processId}`,
+    pending: (processId: string) => `${prefix}pending:${processId}`,
     procs: `${prefix}procs`,
   };
 };
@@ -48,8 +56,8 @@ local function uncount(key, audience)
 end
 `;
 
-// KEYS: presence hash, event zset, held set, audience hash.
-// ARGV: process id, info, proc prefix, participant id, held entry, role
+// KEYS: presence hash, event zset, held set, audience hash, pending hash.
+// ARGV: process id, info, proc prefix, participant id, held entry, role, webhook id
 const joinScript = `${aliveCount}
 local before = alive(KEYS[1], ARGV[3], '')
 redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
@@ -60,10 +68,13 @@ if before > 0 then return 0 end
 uncount(KEYS[1], KEYS[4])
 redis.call('HSET', KEYS[1], 'role', ARGV[6])
 redis.call('HINCRBY', KEYS[4], ARGV[6], 1)
+redis.call('HSET', KEYS[5], ARGV[5], ARGV[7])
 return 1`;
 
-// Same KEYS and ARGV[1], ARGV[3], ARGV[4], ARGV[5]. Answers the info when the last connection anywhere left.
+// Same KEYS and ARGV[1], ARGV[3], ARGV[4], ARGV[5]. Answers the info when the last connection anywhere
+// left. Also what undoes a join whose transaction did not commit.
 const leaveScript = `${aliveCount}
+redis.call('HDEL', KEYS[5], ARGV[5])
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return false end
 local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
 if n > 0 then return false end
@@ -77,14 +88,18 @@ redis.call('ZREM', KEYS[2], ARGV[4])
 return info`;
 
 // KEYS: presence hash, event zset, audience hash. ARGV: dead process id, proc prefix, participant id.
+// Answers {1, info} when nobody holds the participant any more, {0, info} when others still do.
 const sweepScript = `${aliveCount}
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return false end
-if alive(KEYS[1], ARGV[2], '') > 0 then return false end
 local info = redis.call('HGET', KEYS[1], 'info')
+if alive(KEYS[1], ARGV[2], '') > 0 then return {0, info} end
 uncount(KEYS[1], KEYS[3])
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[3])
-return info`;
+return {1, info}`;
+
+/** A crashed process's entries are swept this many at a time (one round trip for each chunk). */
+const sweepChunk = 500;
 
 export class RedisPresenceStore implements PresenceStore {
   readonly #redis: Redis;
@@ -106,26 +121,46 @@ export class RedisPresenceStore implements PresenceStore {
     await this.heartbeat();
   }
 
-  /** Redis is not in the database transaction: the joins are decided here, before the outbox rows commit. */
-  async joinMany(_tx: unknown, eventId: string, infos: PresenceInfo[]): Promise<PresenceInfo[]> {
-    const first = await Promise.all(infos.map((info) => this.#join(eventId, info)));
-    return infos.filter((_, i) => first[i]);
+  /**
+   * Redis is not in the database transaction: the joins are decided here, before the outbox rows
+   * commit, and the firsts stay pending until `settle`. All or none: if some fail, those that went
+   * through are undone.
+   */
+  async joinMany(_tx: unknown, eventId: string, joins: PresenceJoin[]): Promise<PresenceJoin[]> {
+    const results = await Promise.allSettled(joins.map((j) => this.#join(eventId, j)));
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (failed) {
+      await Promise.all(
+        joins.filter((_, i) => results[i]!.status === 'fulfilled').map((j) => this.leave(eventId, j.info.participantId)),
+      );
+      throw failed.reason;
+    }
+    return joins.filter((_, i) => (results[i] as PromiseFulfilledResult<boolean>).value);
   }
 
-  async #join(eventId: string, info: PresenceInfo): Promise<boolean> {
+  async settle(eventId: string, joins: PresenceJoin[], committed: boolean): Promise<void> {
+    if (!joins.length) return;
+    if (committed)
+      await this.#redis.hdel(this.#k.pending(this.processId), ...joins.map((j) => `${eventId}|${j.info.participantId}`));
+    else await Promise.all(joins.map((j) => this.leave(eventId, j.info.participantId)));
+  }
+
+  async #join(eventId: string, { info, webhookId }: PresenceJoin): Promise<boolean> {
     const first = await this.#redis.eval(
       joinScript,
-      4,
+      5,
       this.#k.presence(eventId, info.participantId),
       this.#k.event(eventId),
       this.#k.held(this.processId),
       this.#k.audience(eventId),
+      this.#k.pending(this.processId),
       this.processId,
       JSON.stringify(info),
       `${this.#k.prefix}proc:`,
       info.participantId,
       `${eventId}|${info.participantId}`,
       info.role,
+      webhookId,
     );
     return first === 1;
   }
@@ -133,11 +168,12 @@ export class RedisPresenceStore implements PresenceStore {
   async leave(eventId: string, participantId: string): Promise<PresenceInfo | null> {
     const info = await this.#redis.eval(
       leaveScript,
-      4,
+      5,
       this.#k.presence(eventId, participantId),
       this.#k.event(eventId),
       this.#k.held(this.processId),
       this.#k.audience(eventId),
+      this.#k.pending(this.processId),
       this.processId,
       '',
       `${this.#k.prefix}proc:`,
@@ -181,34 +217,49 @@ export class RedisPresenceStore implements PresenceStore {
       .exec();
   }
 
-  async sweep(): Promise<{ eventId: string; info: PresenceInfo }[]> {
-    const gone: { eventId: string; info: PresenceInfo }[] = [];
+  /** Entries of processes whose key expired: the last ones, and those whose join was never settled. */
+  async sweep(): Promise<SweptEntry[]> {
+    const gone: SweptEntry[] = [];
     for (const proc of await this.#redis.smembers(this.#k.procs)) {
       if (proc === this.processId || (await this.#redis.exists(this.#k.proc(proc)))) continue;
-      for (const entry of await this.#redis.smembers(this.#k.held(proc))) {
-        const [eventId, participantId] = entry.split('|') as [string, string];
-        const info = await this.#redis.eval(
-          sweepScript,
-          3,
-          this.#k.presence(eventId, participantId),
-          this.#k.event(eventId),
-          this.#k.audience(eventId),
-          proc,
-          `${this.#k.prefix}proc:`,
-          participantId,
-        );
-        if (typeof info === 'string') gone.push({ eventId, info: JSON.parse(info) as PresenceInfo });
+      const pending = await this.#redis.hgetall(this.#k.pending(proc));
+      const entries = await this.#redis.smembers(this.#k.held(proc));
+      for (let i = 0; i < entries.length; i += sweepChunk) {
+        const chunk = entries.slice(i, i + sweepChunk);
+        const swept = await Promise.all(chunk.map((entry) => this.#sweepOne(proc, entry)));
+        chunk.forEach((entry, j) => {
+          const s = swept[j];
+          if (!s) return;
+          const unsettledWebhookId = pending[entry];
+          if (s.last || unsettledWebhookId) gone.push({ ...s, ...(unsettledWebhookId ? { unsettledWebhookId } : {}) });
+        });
       }
-      await this.#redis.multi().del(this.#k.held(proc)).srem(this.#k.procs, proc).exec();
+      await this.#redis.multi().del(this.#k.held(proc), this.#k.pending(proc)).srem(this.#k.procs, proc).exec();
     }
     return gone;
+  }
+
+  async #sweepOne(proc: string, entry: string): Promise<Omit<SweptEntry, 'unsettledWebhookId'> | null> {
+    const [eventId, participantId] = entry.split('|') as [string, string];
+    const answer = (await this.#redis.eval(
+      sweepScript,
+      3,
+      this.#k.presence(eventId, participantId),
+      this.#k.event(eventId),
+      this.#k.audience(eventId),
+      proc,
+      `${this.#k.prefix}proc:`,
+      participantId,
+    )) as [number, string | null] | null;
+    if (!answer?.[1]) return null;
+    return { eventId, info: JSON.parse(answer[1]) as PresenceInfo, last: answer[0] === 1 };
   }
 
   async stop(): Promise<void> {
     // A clean stop: this process holds nothing any more (its connections left one by one before).
     await this.#redis
       .multi()
-      .del(this.#k.proc(this.processId))
+      .del(this.#k.proc(this.processId), this.#k.pending(this.processId))
       .srem(this.#k.procs, this.processId)
       .exec()
       .catch(() => {});

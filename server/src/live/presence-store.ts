@@ -24,6 +24,24 @@ export interface PresenceInfo {
   anonymous: boolean;
 }
 
+/** One connection's join: who, and the id its participant.joined webhook gets if it is the first anywhere. */
+export interface PresenceJoin {
+  info: PresenceInfo;
+  webhookId: string;
+}
+
+/**
+ * An entry a sweep removed. `last`: nobody is present any more (participant.left is due, if the join
+ * was announced). `unsettledWebhookId`: the crashed process had decided this join was the first but
+ * may have died before its participant.joined committed: whether a row with this id exists tells.
+ */
+export interface SweptEntry {
+  eventId: string;
+  info: PresenceInfo;
+  last: boolean;
+  unsettledWebhookId?: string;
+}
+
 /**
  * Connections per participant, counted across every server process. `joinMany` and `leave` run once
  * per connection; they answer whether this was the participant's first (last) connection anywhere.
@@ -34,9 +52,16 @@ export interface PresenceStore {
   /**
    * One connection each for several distinct participants of an event; answers those for whom it was
    * the first connection anywhere. A store kept in the database writes in `tx`, so the presence rows
-   * commit with the participant.joined outbox rows written there.
+   * commit with the participant.joined outbox rows written there. A store outside the database keeps
+   * the firsts marked unsettled until `settle`: if the process dies before, the sweep asks the
+   * database whether their webhooks committed.
    */
-  joinMany(tx: EntityManager, eventId: string, infos: PresenceInfo[]): Promise<PresenceInfo[]>;
+  joinMany(tx: EntityManager, eventId: string, joins: PresenceJoin[]): Promise<PresenceJoin[]>;
+  /**
+   * After the transaction of a `joinMany`: committed, the joins are settled; not committed, they are
+   * undone (a store in the database has nothing to do: its rows rolled back with the webhooks).
+   */
+  settle(eventId: string, joins: PresenceJoin[], committed: boolean): Promise<void>;
   leave(eventId: string, participantId: string): Promise<PresenceInfo | null>;
   list(eventId: string): Promise<PresenceInfo[]>;
   /** Present participants with participantId > `after`, in participantId order, at most `limit`. */
@@ -44,7 +69,7 @@ export interface PresenceStore {
   /** How many participants are present, by role (read about once a second per event and process). */
   counts(eventId: string): Promise<AudienceCounts>;
   heartbeat(): Promise<void>;
-  sweep(): Promise<{ eventId: string; info: PresenceInfo }[]>;
+  sweep(): Promise<SweptEntry[]>;
   stop(): Promise<void>;
 }
 

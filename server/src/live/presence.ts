@@ -1,8 +1,16 @@
+import { randomUUID } from 'node:crypto';
 import { Batcher } from '../lib/batcher';
 import type { AppContext } from '../lib/context';
 import type { DomainEventInput } from '../lib/domain-events';
 import type { Fanout } from './fanout';
-import type { AudienceCounts, PresenceInfo, PresenceStore, PresenceTiming } from './presence-store';
+import type {
+  AudienceCounts,
+  PresenceInfo,
+  PresenceJoin,
+  PresenceStore,
+  PresenceTiming,
+  SweptEntry,
+} from './presence-store';
 
 /** The participant.joined / participant.left fact of a presence change. */
 const webhookOf = (
@@ -10,7 +18,9 @@ const webhookOf = (
   workspaceId: string,
   eventId: string,
   info: PresenceInfo,
+  id?: string,
 ): DomainEventInput => ({
+  ...(id ? { id } : {}),
   type,
   workspaceId,
   eventId,
@@ -30,6 +40,8 @@ interface Joining {
   eventId: string;
   info: PresenceInfo;
 }
+
+type GroupJoin = Joining & PresenceJoin;
 
 /**
  * Participant presence: joined fires on a participant's first connection anywhere and left on their
@@ -118,27 +130,51 @@ export class LivePresence {
     });
   }
 
-  /** Several joins (distinct participants: one participant's calls are serial) in one transaction. */
-  #joinBatch(batch: Joining[]): Promise<boolean[]> {
-    return this.ctx.orm.em.fork().transactional(async (tx) => {
-      const first = new Set<Joining>();
-      for (const eventId of new Set(batch.map((j) => j.eventId))) {
-        const ofEvent = batch.filter((j) => j.eventId === eventId);
-        const firsts = new Set(
-          await this.store.joinMany(
-            tx,
-            eventId,
-            ofEvent.map((j) => j.info),
-          ),
+  /**
+   * Several joins (distinct participants: one participant's calls are serial) in one transaction. A
+   * store outside the database is told how it ended: settled, or undone so that the sockets' later
+   * leaves find nothing to announce (see welcome: a failed join is not `joined`).
+   */
+  async #joinBatch(batch: Joining[]): Promise<boolean[]> {
+    const joins: GroupJoin[] = batch.map((j) => ({ ...j, webhookId: randomUUID() }));
+    const events = [...new Set(joins.map((j) => j.eventId))].map((eventId) => ({
+      eventId,
+      joins: joins.filter((j) => j.eventId === eventId),
+      stored: [] as GroupJoin[],
+    }));
+    const first = new Set<PresenceJoin>();
+    try {
+      await this.ctx.orm.em.fork().transactional(async (tx) => {
+        for (const e of events) {
+          // A joinMany that throws has undone its own part: only those it stored are settled.
+          const firsts = await this.store.joinMany(tx, e.eventId, e.joins);
+          e.stored = e.joins;
+          for (const j of firsts) first.add(j);
+        }
+        await this.ctx.bus.recordMany(
+          tx,
+          joins
+            .filter((j) => first.has(j))
+            .map((j) => webhookOf('participant.joined', j.workspaceId, j.eventId, j.info, j.webhookId)),
         );
-        for (const j of ofEvent) if (firsts.has(j.info)) first.add(j);
-      }
-      await this.ctx.bus.recordMany(
-        tx,
-        [...first].map((j) => webhookOf('participant.joined', j.workspaceId, j.eventId, j.info)),
-      );
-      return batch.map((j) => first.has(j));
-    });
+      });
+    } catch (err) {
+      await this.#settle(events, false);
+      throw err;
+    }
+    await this.#settle(events, true);
+    return joins.map((j) => first.has(j));
+  }
+
+  /** Failing to settle leaves the marks for a sweep to decide, which asks the database: logged, not thrown. */
+  async #settle(events: { eventId: string; stored: GroupJoin[] }[], committed: boolean): Promise<void> {
+    await Promise.all(
+      events.map((e) =>
+        this.store
+          .settle(e.eventId, e.stored, committed)
+          .catch((err: unknown) => this.ctx.logger.warn({ err, committed }, 'live presence settle failed')),
+      ),
+    );
   }
 
   /** presence.joined / presence.left to the room (everyone but viewers). */
@@ -161,20 +197,47 @@ export class LivePresence {
     });
   }
 
-  /** Participants whose last entry a sweep removed (a crashed process's audience): their lefts, grouped like any. */
-  async #sweptAway(gone: { eventId: string; info: PresenceInfo }[]): Promise<void> {
+  /**
+   * What a sweep removed (a crashed process's audience), made to agree with the webhooks: a participant
+   * whose join was announced and who is gone everywhere gets participant.left (grouped like any). A join
+   * the process died before committing was never announced: no left for it, and, if the participant is
+   * still present on another process (whose join was not the first), its participant.joined now, with
+   * the id the lost one would have had.
+   */
+  async #sweptAway(gone: SweptEntry[]): Promise<void> {
     const { rows } = await this.ctx.pool.query<{ id: string; workspace_id: string }>(
       'select id, workspace_id from event where id = any($1::uuid[])',
       [[...new Set(gone.map((g) => g.eventId))]],
     );
     const workspaceOf = new Map(rows.map((r) => [r.id, r.workspace_id]));
-    const left = gone.filter((g) => workspaceOf.has(g.eventId));
-    if (!left.length) return;
+    const unsettled = gone.flatMap((g) => (g.unsettledWebhookId ? [g.unsettledWebhookId] : []));
+    const committed = new Set<string>();
+    if (unsettled.length) {
+      const { rows: found } = await this.ctx.pool.query<{ id: string }>(
+        'select id from domain_event where id = any($1::uuid[])',
+        [unsettled],
+      );
+      for (const r of found) committed.add(r.id);
+    }
+    const announced = (g: SweptEntry) => !g.unsettledWebhookId || committed.has(g.unsettledWebhookId);
+    const known = gone.filter((g) => workspaceOf.has(g.eventId));
+    const left = known.filter((g) => g.last && announced(g));
+    const unannounced = known.filter((g) => !g.last && !announced(g));
+    if (unannounced.length)
+      await this.ctx.orm.em.fork().transactional((tx) =>
+        this.ctx.bus.recordMany(
+          tx,
+          unannounced.map((g) =>
+            webhookOf('participant.joined', workspaceOf.get(g.eventId)!, g.eventId, g.info, g.unsettledWebhookId),
+          ),
+        ),
+      );
     await Promise.all(
       left.map((g) =>
         this.#lefts.submit(webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
       ),
     );
+    for (const g of unannounced) await this.#tellRoom('participant.joined', g.eventId, g.info);
     for (const g of left) await this.#tellRoom('participant.left', g.eventId, g.info);
   }
 

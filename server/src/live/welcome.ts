@@ -116,7 +116,7 @@ export async function welcomeConnection(
   liveJoins.inc();
   if (backlog) {
     // A resume within the window finds the participant still present (its leave is held): no joined.
-    await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
+    await joinPresence(gw, conn, event);
     // Present here now: the dropped socket's held leave (on whichever process) can run without a left.
     await gw.resumes.resumed(event.id, conn.participantId);
     // Exactly what it missed, in order; live messages queued meanwhile with a seq already sent are skipped.
@@ -129,7 +129,7 @@ export async function welcomeConnection(
   }
   // Written while the snapshot and counts go out, as early as before: a phase that starts a moment
   // after the welcome finds the participant present on every process.
-  const joining = gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
+  const joining = joinPresence(gw, conn, event);
   joining.catch(() => {}); // awaited below; a snapshot failure first must not leave it unhandled
   if (resume && !admitted)
     conn.sendNow({
@@ -151,6 +151,19 @@ export async function welcomeConnection(
   // Messages fanned out meanwhile follow the snapshot, in order.
   conn.release();
   await seatAtTable(gw, conn, event);
+}
+
+/**
+ * The socket counts in presence; a join that failed (its group's transaction did not commit) does
+ * not, so the socket's close later does not take away a connection it never added.
+ */
+async function joinPresence(gw: WelcomeDeps, conn: LiveConnection, event: LiveEvent): Promise<void> {
+  try {
+    await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
+  } catch (err) {
+    conn.joined = false;
+    throw err;
+  }
 }
 
 /** In a breakout or rotation a participant's socket gets its table (a resumed one too: seats are per socket). */

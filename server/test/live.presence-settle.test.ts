@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import type { GathercastClient } from '@gathercast/sdk';
+import pino from 'pino';
+import { afterAll, describe, expect, it } from 'vitest';
+import { RedisPresenceStore } from '../src/live/presence-redis';
+import type { PresenceInfo, PresenceJoin } from '../src/live/presence-store';
+import type { RunningServer } from '../src/server';
+import { eventIn } from './support/events';
+import { withDb } from './support/fixtures';
+import { liveBackends, useTwoProcesses } from './support/hooks';
+import { eventually, LiveClient, tokenFor } from './support/live';
+
+/**
+ * A join counts in presence only if its participant.joined (when it is the first) committed with it.
+ * With presence in PostgreSQL the two share a transaction; with Redis the join is decided before the
+ * transaction, so its end settles it: a failed transaction undoes the join, and a process that died in
+ * between leaves the join marked unsettled for the sweep, which asks the database what committed.
+ */
+
+const webhooks = (databaseUrl: string, eventId: string) =>
+  withDb(databaseUrl, async (db) => {
+    const { rows } = await db.query<{ id: string; type: string; participant_id: string }>(
+      `select id, type, payload->>'participantId' as participant_id
+         from domain_event where event_id = $1 and type like 'participant.%' order by occurred_at, id`,
+      [eventId],
+    );
+    return rows;
+  });
+
+const participantOf = (client: LiveClient) => client.all('welcome')[0]!.identity.participantId;
+
+/** The host's page of who is present (moderators list the audience over their socket). */
+async function presentIds(host: LiveClient, requestId: string): Promise<string[]> {
+  host.send({ type: 'audience.list', limit: 100, requestId });
+  const page = await host.next('audience.page', (m) => m.requestId === requestId);
+  return page.participants.map((p) => p.participantId);
+}
+
+describe.each(liveBackends)('a join whose transaction does not commit (%s)', (_backend, env) => {
+  let a: RunningServer;
+  let databaseUrl: string;
+  let gc: GathercastClient;
+  useTwoProcesses(env, (started) => {
+    ({ a, databaseUrl, gc } = started);
+  });
+
+  it('closes the socket 1011 and leaves the participant neither counted nor announced', async () => {
+    const event = await eventIn(gc, 'live');
+    const doomed = randomUUID();
+    // The group's transaction fails at this participant's participant.joined row, as on a database error.
+    await withDb(databaseUrl, (db) =>
+      db.query(`
+        create or replace function fail_join() returns trigger language plpgsql as $$
+        begin raise exception 'join refused for the test'; end $$;
+        create trigger fail_join before insert on domain_event for each row
+          when (new.type = 'participant.joined' and new.payload->>'participantId' = 'user:${doomed}') execute function fail_join();`),
+    );
+    const host = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
+    const token = await tokenFor(a, event.id, { role: 'speaker', userId: doomed });
+    const closed = await LiveClient.connect(a, token).then((c) => c.closed);
+    expect(closed).toBe(1011);
+    await withDb(databaseUrl, (db) => db.query('drop trigger fail_join on domain_event'));
+    // A later participant's join and leave go through; the failed one was never present.
+    const later = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker' }));
+    await later.close();
+    await eventually(
+      () => webhooks(databaseUrl, event.id),
+      (rows) => rows.filter((r) => r.type === 'participant.left').length === 1,
+    );
+    const rows = await webhooks(databaseUrl, event.id);
+    expect(rows.filter((r) => r.participant_id === `user:${doomed}`)).toEqual([]);
+    expect(await presentIds(host, 'after')).not.toContain(`user:${doomed}`);
+    await host.close();
+  });
+});
+
+describe('a crashed process whose joins were not settled (Redis)', () => {
+  const [, env] = liveBackends.find(([backend]) => backend === 'Redis')!;
+  let a: RunningServer;
+  let databaseUrl: string;
+  let gc: GathercastClient;
+  useTwoProcesses(env, (started) => {
+    ({ a, databaseUrl, gc } = started);
+  });
+  const ghosts: RedisPresenceStore[] = [];
+  afterAll(async () => {
+    await Promise.all(ghosts.map((g) => g.stop()));
+  });
+
+  /** A process that decides joins and dies before settling them: its entry expires after 300 ms. */
+  async function crashedProcessWith(eventId: string, joins: PresenceJoin[]): Promise<void> {
+    const namespace = new URL(databaseUrl).pathname.slice(1);
+    const ghost = new RedisPresenceStore(
+      env.REDIS_URL!,
+      randomUUID(),
+      { heartbeatMs: 60_000, ttlMs: 300 },
+      pino({ level: 'silent' }),
+      namespace,
+    );
+    ghosts.push(ghost);
+    await ghost.start();
+    expect(await ghost.joinMany(undefined as never, eventId, joins)).toEqual(joins);
+  }
+
+  const joinOf = (participantId: string, role: PresenceInfo['role'] = 'speaker'): PresenceJoin => ({
+    webhookId: randomUUID(),
+    info: { participantId, userId: null, name: null, role, eventRole: role, anonymous: false },
+  });
+
+  it('announces the left of a join that committed, and nothing for one that did not', async () => {
+    const event = await eventIn(gc, 'live');
+    const host = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
+    const committed = joinOf(`user:${randomUUID()}`);
+    const lost = joinOf(`user:${randomUUID()}`);
+    await crashedProcessWith(event.id, [committed, lost]);
+    // The committed one's transaction got as far as its webhook row before the crash.
+    await withDb(databaseUrl, (db) =>
+      db.query(
+        `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
+         select $1, 'participant.joined', workspace_id, id, $2, now() from event where id = $3`,
+        [committed.webhookId, JSON.stringify({ participantId: committed.info.participantId }), event.id],
+      ),
+    );
+    await host.next('presence.left', (m) => m.participantId === committed.info.participantId);
+    const rows = await eventually(
+      () => webhooks(databaseUrl, event.id),
+      (r) => r.some((w) => w.type === 'participant.left'),
+    );
+    expect(rows.filter((r) => r.participant_id !== participantOf(host))).toEqual([
+      { id: committed.webhookId, type: 'participant.joined', participant_id: committed.info.participantId },
+      { id: expect.any(String), type: 'participant.left', participant_id: committed.info.participantId },
+    ]);
+    expect(await presentIds(host, 'swept')).toEqual([participantOf(host)]);
+    await host.close();
+  });
+
+  it("announces the join of a participant still present elsewhere, with the lost webhook's id", async () => {
+    const event = await eventIn(gc, 'live');
+    const host = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
+    const userId = randomUUID();
+    const unsettled = joinOf(`user:${userId}`);
+    await crashedProcessWith(event.id, [unsettled]);
+    // The same participant's second tab, on a live process: not its first connection, so no webhook.
+    const tab = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker', userId }));
+    const rows = await eventually(
+      () => webhooks(databaseUrl, event.id),
+      (r) => r.some((w) => w.participant_id === `user:${userId}`),
+    );
+    expect(rows.filter((r) => r.participant_id === `user:${userId}`)).toEqual([
+      { id: unsettled.webhookId, type: 'participant.joined', participant_id: `user:${userId}` },
+    ]);
+    expect(await presentIds(host, 'present')).toContain(`user:${userId}`);
+    await tab.close();
+    await eventually(
+      () => webhooks(databaseUrl, event.id),
+      (r) => r.some((w) => w.type === 'participant.left'),
+    );
+    await host.close();
+  });
+});

@@ -156,6 +156,11 @@ const liveServerMessageTypes = z.discriminatedUnion('type', [
  * Every message fanned out to an event's sockets carries `seq`: per event, increasing, the same on every
  * server process (replies to one socket — `welcome`, `pong`, `error`, grants — carry none).
  */
+/** Every server message type (a client ignores types it does not know: a newer gateway's). */
+export const liveServerMessageTypeNames: readonly LiveServerMessage['type'][] = liveServerMessageTypes.options.map(
+  (o) => o.shape.type.value,
+);
+
 export const liveServerMessageSchema = liveServerMessageTypes.and(
   z.object({ seq: z.number().int().positive().optional() }),
 );

@@ -112,6 +112,17 @@ describe('LiveConnection', () => {
     await live.close();
   });
 
+  it('ignores a message of a type this SDK does not know (a newer gateway\'s)', async () => {
+    const live = await open();
+    const types: string[] = [];
+    live.on('message', (m) => types.push(m.type));
+    live.send({ type: 'question.create', text: 'Anyone?' });
+    await live.next('question.created');
+    // The gateway sent a type outside the contract first: it reached no listener.
+    expect(types).toEqual(['question.created']);
+    await live.close();
+  });
+
   it('refuses to send a message the contract does not allow, before it leaves', async () => {
     const live = await open();
     const before = received.length;

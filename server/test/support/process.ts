@@ -79,6 +79,11 @@ export class ChildServer {
     await waitForReady(this.url);
   }
 
+  /** Sends `signal` without waiting (SIGSTOP and SIGCONT freeze and thaw the process). */
+  signal(signal: NodeJS.Signals): void {
+    this.proc?.child.kill(signal);
+  }
+
   /** Sends `signal` and waits for the process to exit (at once when it already has). */
   async kill(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     if (!this.proc) return;

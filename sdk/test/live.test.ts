@@ -112,7 +112,7 @@ describe('LiveConnection', () => {
     await live.close();
   });
 
-  it('ignores a message of a type this SDK does not know (a newer gateway\'s)', async () => {
+  it("ignores a message of a type this SDK does not know (a newer gateway's)", async () => {
     const live = await open();
     const types: string[] = [];
     live.on('message', (m) => types.push(m.type));

@@ -131,7 +131,9 @@ export class RedisPresenceStore implements PresenceStore {
     const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
     if (failed) {
       await Promise.all(
-        joins.filter((_, i) => results[i]!.status === 'fulfilled').map((j) => this.leave(eventId, j.info.participantId)),
+        joins
+          .filter((_, i) => results[i]!.status === 'fulfilled')
+          .map((j) => this.leave(eventId, j.info.participantId)),
       );
       throw failed.reason;
     }
@@ -141,7 +143,10 @@ export class RedisPresenceStore implements PresenceStore {
   async settle(eventId: string, joins: PresenceJoin[], committed: boolean): Promise<void> {
     if (!joins.length) return;
     if (committed)
-      await this.#redis.hdel(this.#k.pending(this.processId), ...joins.map((j) => `${eventId}|${j.info.participantId}`));
+      await this.#redis.hdel(
+        this.#k.pending(this.processId),
+        ...joins.map((j) => `${eventId}|${j.info.participantId}`),
+      );
     else await Promise.all(joins.map((j) => this.leave(eventId, j.info.participantId)));
   }
 
@@ -231,10 +236,15 @@ export class RedisPresenceStore implements PresenceStore {
           const s = swept[j];
           if (!s) return;
           const unsettledWebhookId = pending[entry];
-          if (s.last || unsettledWebhookId) gone.push({ ...s, ...(unsettledWebhookId ? { unsettledWebhookId } : {}) });
+          if (s.last || unsettledWebhookId)
+            gone.push({ ...s, ...(unsettledWebhookId ? { unsettledWebhookId } : {}) });
         });
       }
-      await this.#redis.multi().del(this.#k.held(proc), this.#k.pending(proc)).srem(this.#k.procs, proc).exec();
+      await this.#redis
+        .multi()
+        .del(this.#k.held(proc), this.#k.pending(proc))
+        .srem(this.#k.procs, proc)
+        .exec();
     }
     return gone;
   }

@@ -228,7 +228,13 @@ export class LivePresence {
         this.ctx.bus.recordMany(
           tx,
           unannounced.map((g) =>
-            webhookOf('participant.joined', workspaceOf.get(g.eventId)!, g.eventId, g.info, g.unsettledWebhookId),
+            webhookOf(
+              'participant.joined',
+              workspaceOf.get(g.eventId)!,
+              g.eventId,
+              g.info,
+              g.unsettledWebhookId,
+            ),
           ),
         ),
       );

@@ -9,6 +9,12 @@ import type { WebSocketLike } from './live-types';
 export interface ReconnectOptions {
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /**
+   * How long a reconnect attempt waits for its `welcome` (default 30 000). Longer than the first
+   * open's `timeoutMs` on purpose: when a process dies, the others take in its whole audience at
+   * once and answer slowly, and an attempt given up on comes back as one more in that crowd.
+   */
+  welcomeTimeoutMs?: number;
 }
 
 /** Silence detection on an open socket (see `LiveConnectOptions.heartbeat`). */

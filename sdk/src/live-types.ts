@@ -27,11 +27,12 @@ export interface LiveConnectOptions {
    * package's `WebSocket`.
    */
   WebSocket?: WebSocketConstructor;
-  /** How long to wait for the `welcome` message (default 10 s). */
+  /** How long `open` waits for the `welcome` message (default 10 s). */
   timeoutMs?: number;
   /**
    * Reconnecting after a dropped socket (on by default): exponential backoff from `initialDelayMs`
-   * (default 250) doubling up to `maxDelayMs` (default 10 000), each delay jittered down by up to half.
+   * (default 250) doubling up to `maxDelayMs` (default 10 000), each delay jittered down by up to half;
+   * each attempt waits up to `welcomeTimeoutMs` (default 30 000) for its welcome.
    * `false`: a dropped socket closes the connection.
    */
   reconnect?: false | ReconnectOptions;

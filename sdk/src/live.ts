@@ -84,7 +84,7 @@ export class LiveConnection {
       );
     }
     const connection = new LiveConnection(url, Socket, options);
-    await connection.dial(typeof url === 'string' ? url : await url());
+    await connection.dial(typeof url === 'string' ? url : await url(), options.timeoutMs ?? 10_000);
     // The state snapshot arrives right behind the welcome: keep it for the listeners added after `await`.
     setTimeout(() => {
       const held = connection.holding ?? [];
@@ -188,12 +188,14 @@ export class LiveConnection {
     return closed;
   }
 
-  /** Opens one socket; resolves at its `welcome`, rejects if it closes (or says `error`) before. */
-  private dial(url: string): Promise<void> {
+  /**
+   * Opens one socket; resolves at its `welcome`, rejects if it closes (or says `error`) before, or when
+   * no welcome came within `timeoutMs`.
+   */
+  private dial(url: string, timeoutMs: number): Promise<void> {
     const socket = new this.Socket(url);
     return new Promise((resolve, reject) => {
       let welcomed = false;
-      const timeoutMs = this.options.timeoutMs ?? 10_000;
       const timer = setTimeout(() => {
         // Given up: a welcome that still comes on this socket (a slow gateway) is not this connection's
         // any more, or a `resumed` would be reported for a socket that is closing while the next
@@ -314,7 +316,8 @@ export class LiveConnection {
     const { url, asked } = reconnectUrl(base, this.current.resume, this.lastSeq, Date.now() - this.lostAt);
     this.reconnecting = { asked, after: this.lastSeq };
     try {
-      await this.dial(url);
+      const { reconnect } = this.options;
+      await this.dial(url, (reconnect && reconnect.welcomeTimeoutMs) || 30_000);
     } catch (err) {
       if (this.stopped) return;
       // An `error` before `welcome` (the event ended) is an answer, not a network problem.

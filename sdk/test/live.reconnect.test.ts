@@ -1,6 +1,15 @@
 import { describe, expect, it, vi } from 'vitest';
-import { LiveConnectionClosed } from '../src/index';
-import { announcement, connect, dialed, lastDialed, nextAttempt, useFakeGateway, welcome } from './support/fake-gateway';
+import { LiveConnection, LiveConnectionClosed } from '../src/index';
+import {
+  announcement,
+  connect,
+  dialed,
+  FakeSocket,
+  lastDialed,
+  nextAttempt,
+  useFakeGateway,
+  welcome,
+} from './support/fake-gateway';
 
 /*
  * LiveConnection's reconnect and resume, against the in-process stand-in for the gateway
@@ -29,7 +38,7 @@ describe('LiveConnection reconnect', () => {
   );
 
   it('ignores a welcome that comes after it gave up waiting for it, and resumes on the next attempt', async () => {
-    const { events, texts } = await connect({ timeoutMs: 1000 });
+    const { events, texts } = await connect({ reconnect: { welcomeTimeoutMs: 1000 } });
     lastDialed().deliver(announcement(1));
     lastDialed().drop();
     await nextAttempt();
@@ -46,6 +55,24 @@ describe('LiveConnection reconnect', () => {
     expect(events.map(([name]) => name)).toEqual(['disconnected', 'resumed']);
     expect(texts()).toEqual(['m1', 'm2']);
     expect(dialed()).toHaveLength(3);
+  });
+
+  it('waits 30 s for the welcome of a reconnect by default (a crowd is coming back), 10 s for the first open', async () => {
+    const { events } = await connect();
+    lastDialed().drop();
+    await nextAttempt();
+    const slow = lastDialed();
+    await vi.advanceTimersByTimeAsync(29_000);
+    expect(slow.readyState).not.toBe(3);
+    slow.deliver({ ...welcome, resumed: { after: 0, replayed: 0 } });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(events.map(([name]) => name)).toEqual(['disconnected', 'resumed']);
+    expect(dialed()).toHaveLength(2);
+    const opening = LiveConnection.open('ws://gateway/v1/live?token=t', { WebSocket: FakeSocket }).catch(
+      (err: unknown) => err,
+    );
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(await opening).toBeInstanceOf(LiveConnectionClosed);
   });
 
   it('starts the backoff afresh after a reconnect that got its welcome', async () => {

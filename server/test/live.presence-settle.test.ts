@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { GathercastClient } from '@gathercast/sdk';
+import { createClient, type GathercastClient } from '@gathercast/sdk';
 import pino from 'pino';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisPresenceStore } from '../src/live/presence-redis';
 import type { PresenceInfo, PresenceJoin } from '../src/live/presence-store';
 import type { RunningServer } from '../src/server';
 import { eventIn } from './support/events';
-import { withDb } from './support/fixtures';
+import { createWorkspace, withDb } from './support/fixtures';
+import { createTestDatabase } from './support/database';
 import { liveBackends, useTwoProcesses } from './support/hooks';
-import { eventually, LiveClient, tokenFor } from './support/live';
+import { eventually, LiveClient, startReplica, tokenFor } from './support/live';
 
 /**
  * A join counts in presence only if its participant.joined (when it is the first) committed with it.
@@ -156,5 +157,65 @@ describe('a crashed process whose joins were not settled (Redis)', () => {
       (r) => r.some((w) => w.type === 'participant.left'),
     );
     await host.close();
+  });
+});
+
+describe("a crashed process's entries count until a sweep removes them (Redis)", () => {
+  const [, env] = liveBackends.find(([backend]) => backend === 'Redis')!;
+  let a: RunningServer;
+  let databaseUrl: string;
+  let gc: GathercastClient;
+  let ghost: RedisPresenceStore;
+  beforeAll(async () => {
+    databaseUrl = await createTestDatabase();
+    // Sweeps every 20 s: the test runs in the gap between a crashed process's expiry and its sweep.
+    a = await startReplica(databaseUrl, env, { presence: { heartbeatMs: 20_000, ttlMs: 60_000 } });
+    gc = createClient({ baseUrl: a.url, apiKey: (await createWorkspace(databaseUrl)).apiKey });
+  });
+  afterAll(async () => {
+    await ghost?.stop();
+    await a?.close();
+  });
+
+  it('does not announce again a participant who comes back after the crashed process expired, before the sweep', async () => {
+    const event = await eventIn(gc, 'live');
+    const userId = randomUUID();
+    const join: PresenceJoin = {
+      webhookId: randomUUID(),
+      info: {
+        participantId: `user:${userId}`,
+        userId,
+        name: 'Pat',
+        role: 'speaker',
+        eventRole: 'speaker',
+        anonymous: false,
+      },
+    };
+    ghost = new RedisPresenceStore(
+      env.REDIS_URL!,
+      randomUUID(),
+      { heartbeatMs: 60_000, ttlMs: 300 },
+      pino({ level: 'silent' }),
+      new URL(databaseUrl).pathname.slice(1),
+    );
+    await ghost.start();
+    await ghost.joinMany(undefined as never, event.id, [join]);
+    // Its participant.joined committed and was settled; then the process died and its key expired.
+    await withDb(databaseUrl, (db) =>
+      db.query(
+        `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
+         select $1, 'participant.joined', workspace_id, id, $2, now() from event where id = $3`,
+        [join.webhookId, JSON.stringify({ participantId: join.info.participantId }), event.id],
+      ),
+    );
+    await ghost.settle(event.id, [join], true);
+    await new Promise((r) => setTimeout(r, 600));
+    const back = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker', userId }));
+    back.send({ type: 'ping' });
+    await back.next('pong');
+    expect(
+      (await webhooks(databaseUrl, event.id)).filter((w) => w.participant_id === `user:${userId}`),
+    ).toEqual([{ id: join.webhookId, type: 'participant.joined', participant_id: `user:${userId}` }]);
+    await back.close();
   });
 });

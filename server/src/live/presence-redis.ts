@@ -13,8 +13,11 @@ import {
 /*
  * Presence in Redis (REDIS_URL set). Per participant a hash: one field per process holding its
  * connection count, plus `info` and `role` (the role it is counted under). A process is alive while
- * its key gc:live:proc:<id> exists (renewed by heartbeat with a TTL); counts of dead processes do not
- * count. Per event a sorted set of participant ids (all scores 0, so it pages in participantId order)
+ * its key gc:live:proc:<id> exists (renewed by heartbeat with a TTL); a process whose key expired is
+ * swept (its fields removed, participant.left for those it held last). Its counts stand until then,
+ * as rows do with PostgreSQL: first and last are decided against the same fields the sweep decides
+ * against, so a viewer of a crashed process who resumes here after its key expired but before the
+ * sweep is not announced a second time. Per event a sorted set of participant ids (all scores 0, so it pages in participantId order)
  * and a hash of counts by role. The scripts make each join/leave/sweep decision atomic, so exactly one
  * process sees "first" or "last", and the counts move with those decisions.
  *
@@ -38,15 +41,13 @@ const keys = (namespace: string) => {
   };
 };
 
-const aliveCount = `
-local function alive(key, procPrefix, except)
+const heldCount = `
+local function held(key)
   local fields = redis.call('HGETALL', key)
   local n = 0
   for i = 1, #fields, 2 do
     local f = fields[i]
-    if f ~= 'info' and f ~= 'role' and f ~= except and redis.call('EXISTS', procPrefix .. f) == 1 then
-      n = n + tonumber(fields[i + 1])
-    end
+    if f ~= 'info' and f ~= 'role' then n = n + tonumber(fields[i + 1]) end
   end
   return n
 end
@@ -57,45 +58,45 @@ end
 `;
 
 // KEYS: presence hash, event zset, held set, audience hash, pending hash.
-// ARGV: process id, info, proc prefix, participant id, held entry, role, webhook id
-const joinScript = `${aliveCount}
-local before = alive(KEYS[1], ARGV[3], '')
+// ARGV: process id, info, participant id, held entry, role, webhook id
+const joinScript = `${heldCount}
+local before = held(KEYS[1])
 redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 redis.call('HSET', KEYS[1], 'info', ARGV[2])
-redis.call('ZADD', KEYS[2], 0, ARGV[4])
-redis.call('SADD', KEYS[3], ARGV[5])
+redis.call('ZADD', KEYS[2], 0, ARGV[3])
+redis.call('SADD', KEYS[3], ARGV[4])
 if before > 0 then return 0 end
 uncount(KEYS[1], KEYS[4])
-redis.call('HSET', KEYS[1], 'role', ARGV[6])
-redis.call('HINCRBY', KEYS[4], ARGV[6], 1)
-redis.call('HSET', KEYS[5], ARGV[5], ARGV[7])
+redis.call('HSET', KEYS[1], 'role', ARGV[5])
+redis.call('HINCRBY', KEYS[4], ARGV[5], 1)
+redis.call('HSET', KEYS[5], ARGV[4], ARGV[6])
 return 1`;
 
-// Same KEYS and ARGV[1], ARGV[3], ARGV[4], ARGV[5]. Answers the info when the last connection anywhere
-// left. Also what undoes a join whose transaction did not commit.
-const leaveScript = `${aliveCount}
-redis.call('HDEL', KEYS[5], ARGV[5])
+// Same KEYS. ARGV: process id, participant id, held entry. Answers the info when the last connection
+// anywhere left. Also what undoes a join whose transaction did not commit.
+const leaveScript = `${heldCount}
+redis.call('HDEL', KEYS[5], ARGV[3])
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return false end
 local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
 if n > 0 then return false end
 redis.call('HDEL', KEYS[1], ARGV[1])
-redis.call('SREM', KEYS[3], ARGV[5])
-if alive(KEYS[1], ARGV[3], '') > 0 then return false end
+redis.call('SREM', KEYS[3], ARGV[3])
+if held(KEYS[1]) > 0 then return false end
 local info = redis.call('HGET', KEYS[1], 'info')
 uncount(KEYS[1], KEYS[4])
 redis.call('DEL', KEYS[1])
-redis.call('ZREM', KEYS[2], ARGV[4])
+redis.call('ZREM', KEYS[2], ARGV[2])
 return info`;
 
-// KEYS: presence hash, event zset, audience hash. ARGV: dead process id, proc prefix, participant id.
+// KEYS: presence hash, event zset, audience hash. ARGV: dead process id, participant id.
 // Answers {1, info} when nobody holds the participant any more, {0, info} when others still do.
-const sweepScript = `${aliveCount}
+const sweepScript = `${heldCount}
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return false end
 local info = redis.call('HGET', KEYS[1], 'info')
-if alive(KEYS[1], ARGV[2], '') > 0 then return {0, info} end
+if held(KEYS[1]) > 0 then return {0, info} end
 uncount(KEYS[1], KEYS[3])
 redis.call('DEL', KEYS[1])
-redis.call('ZREM', KEYS[2], ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[2])
 return {1, info}`;
 
 /** A crashed process's entries are swept this many at a time (one round trip for each chunk). */
@@ -161,7 +162,6 @@ export class RedisPresenceStore implements PresenceStore {
       this.#k.pending(this.processId),
       this.processId,
       JSON.stringify(info),
-      `${this.#k.prefix}proc:`,
       info.participantId,
       `${eventId}|${info.participantId}`,
       info.role,
@@ -180,8 +180,6 @@ export class RedisPresenceStore implements PresenceStore {
       this.#k.audience(eventId),
       this.#k.pending(this.processId),
       this.processId,
-      '',
-      `${this.#k.prefix}proc:`,
       participantId,
       `${eventId}|${participantId}`,
     );
@@ -258,7 +256,6 @@ export class RedisPresenceStore implements PresenceStore {
       this.#k.event(eventId),
       this.#k.audience(eventId),
       proc,
-      `${this.#k.prefix}proc:`,
       participantId,
     )) as [number, string | null] | null;
     if (!answer?.[1]) return null;

@@ -158,7 +158,13 @@ export async function failover(
   await waitFor(() => viewers.every((v) => v.total === everyone), 30_000);
   const countedAfterSweep = viewers.filter((v) => v.total === everyone).length;
   type Tally = { requests: number; distinctIds: number; viewers: number; perViewer: Record<string, number> };
-  const joined = await ask<Tally>(receiver.child, { count: 'participant.joined', perViewer: true });
+  // Deliveries are paced while B is busy: give the last participant.joined up to a minute more to
+  // arrive, so that one still on its way is not taken for a viewer never announced.
+  let joined = await ask<Tally>(receiver.child, { count: 'participant.joined', perViewer: true });
+  for (const until = Date.now() + 60_000; joined.viewers < viewers.length && Date.now() < until; ) {
+    await sleep(1000);
+    joined = await ask<Tally>(receiver.child, { count: 'participant.joined', perViewer: true });
+  }
   const left = await ask<Tally>(receiver.child, { count: 'participant.left', perViewer: true });
   // Only the joined viewers count: a join that timed out left its own participant behind.
   const leftViewers = viewers.filter((v) => left.perViewer[v.participantId]).length;

@@ -36,6 +36,8 @@ interface Viewer {
   seen: Uint8Array;
   duplicates: number;
   resumedAt: number;
+  /** When its socket's drop was noticed (the SDK's `disconnected`). */
+  droppedAt: number;
   resets: number;
 }
 
@@ -95,6 +97,7 @@ export async function failover(
       seen: new Uint8Array(maxMessages),
       duplicates: 0,
       resumedAt: 0,
+      droppedAt: 0,
       resets: 0,
     };
     live.on('chat.message', (m) => {
@@ -105,6 +108,9 @@ export async function failover(
     });
     live.on('audience', (m) => {
       v.total = m.total;
+    });
+    live.on('disconnected', () => {
+      v.droppedAt = Date.now();
     });
     live.on('resumed', () => {
       v.resumedAt = Date.now();
@@ -173,6 +179,9 @@ export async function failover(
 
   const back = moving.filter((v) => v.resumedAt > 0);
   const downtimes = back.map((v) => v.resumedAt - killedAt);
+  // Where a slow return spent its time: noticing the drop, or being taken back.
+  const noticed = back.filter((v) => v.droppedAt >= killedAt).map((v) => v.droppedAt - killedAt);
+  const takenBack = back.filter((v) => v.droppedAt >= killedAt).map((v) => v.resumedAt - v.droppedAt);
   const resets = viewers.reduce((n, v) => n + v.resets, 0);
   let lost = 0;
   let viewersWithLoss = 0;
@@ -197,6 +206,10 @@ export async function failover(
   console.log(
     `back on B           ${back.length} of ${moving.length} (${resets} reset instead of resumed); ` +
       `after the kill: p50 ${ms(percentile(downtimes, 50))}, p99 ${ms(percentile(downtimes, 99))}, all ${allBackMs === null ? `not within ${seconds(backAt - killedAt)}` : seconds(allBackMs)}`,
+  );
+  console.log(
+    `  of which          noticing the drop p50 ${ms(percentile(noticed, 50))}, p99 ${ms(percentile(noticed, 99))}, max ${ms(Math.max(0, ...noticed))}; ` +
+      `from the drop to the welcome p50 ${ms(percentile(takenBack, 50))}, p99 ${ms(percentile(takenBack, 99))}, max ${ms(Math.max(0, ...takenBack))}`,
   );
   console.log(
     `reconnecting        ${attempts} sockets opened for ${moving.length} viewers; B used ${cpu.server.toFixed(0)} % of a core, the load generator ${cpu.loader.toFixed(0)} %`,

@@ -51,7 +51,7 @@ interface StoredKey {
   kid: string;
   /** Imported once: signing is synchronous and reuses it (no per-token key import, no thread-pool hop). */
   privateKey: KeyObject;
-  /** Verification is synchronous too: WebCrypto's verify costs a thread-pool job and promise hops per token. */
+  /** Imported once: node:crypto verifies with it on the thread pool (WebCrypto would import a key per token). */
   publicKey: KeyObject;
   /** Derived from the private key, so every replica holds it: the HMAC key of resume secrets. */
   resumeKey: Buffer;
@@ -95,14 +95,16 @@ const decodePart = (part: string): Record<string, unknown> => {
  * Checks a compact ES256 JWS of ours and its registered claims, as a JWT library would: the header
  * names ES256 and a key (nothing critical we do not know), the signature holds under that key, `iss`
  * and `aud` are ours, `exp` (when present) is in the future and `nbf` (when present) is not.
- * Synchronous: one P-256 verification on the calling thread, a fraction of a join's cost.
+ * The P-256 verification runs on libuv's thread pool, off the event loop: a crowd reconnecting at
+ * once (a crashed process's audience) costs the loop little per token, so it keeps accepting
+ * connections (a loop busy verifying thousands of tokens in one go let the kernel's accept queue
+ * overflow, and each dropped client waited out a SYN retransmit) and the other cores share the work.
  */
-function verifyJwt(
+async function verifyJwt(
   token: string,
   keyFor: (kid: string) => KeyObject,
   expected: { audience: string; subject?: string },
-  now = Math.floor(Date.now() / 1000),
-): Record<string, unknown> {
+): Promise<Record<string, unknown>> {
   const parts = token.split('.');
   if (parts.length !== 3) throw new InvalidJwt('malformed token');
   const [h, p, s] = parts as [string, string, string];
@@ -111,13 +113,14 @@ function verifyJwt(
   if (header.crit !== undefined || header.b64 !== undefined) throw new InvalidJwt('unsupported header');
   if (typeof header.kid !== 'string') throw new InvalidJwt('token names no key');
   const signature = Buffer.from(s, 'base64url');
-  const signed = verifyData(
-    'sha256',
-    Buffer.from(`${h}.${p}`),
-    { key: keyFor(header.kid), dsaEncoding: 'ieee-p1363' },
-    signature,
+  const key = keyFor(header.kid);
+  const signed = await new Promise<boolean>((resolve, reject) =>
+    verifyData('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, signature, (err, ok) =>
+      err ? reject(err) : resolve(ok),
+    ),
   );
   if (!signed) throw new InvalidJwt('signature verification failed');
+  const now = Math.floor(Date.now() / 1000);
   const payload = decodePart(p);
   if (payload.iss !== issuer) throw new InvalidJwt('unexpected issuer');
   const aud = payload.aud;

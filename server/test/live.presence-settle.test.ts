@@ -3,7 +3,7 @@ import { createClient, type GathercastClient } from '@gathercast/sdk';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisPresenceStore } from '../src/live/presence-redis';
-import type { PresenceInfo, PresenceJoin } from '../src/live/presence-store';
+import type { PresenceJoin } from '../src/live/presence-store';
 import type { RunningServer } from '../src/server';
 import { eventIn } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
@@ -36,6 +36,47 @@ async function presentIds(host: LiveClient, requestId: string): Promise<string[]
   const page = await host.next('audience.page', (m) => m.requestId === requestId);
   return page.participants.map((p) => p.participantId);
 }
+
+const redisEnv = liveBackends.find(([backend]) => backend === 'Redis')![1];
+
+/**
+ * A server process that decides joins and then dies (it never renews its key, which expires after
+ * 300 ms): the real Redis store under a process id of its own, as a crash leaves it.
+ */
+async function crashingProcess(databaseUrl: string): Promise<RedisPresenceStore> {
+  const store = new RedisPresenceStore(
+    redisEnv.REDIS_URL!,
+    randomUUID(),
+    { heartbeatMs: 60_000, ttlMs: 300 },
+    pino({ level: 'silent' }),
+    new URL(databaseUrl).pathname.slice(1),
+  );
+  await store.start();
+  return store;
+}
+
+/** A speaker's join, with the id its participant.joined gets if it is the first. */
+const joinOf = (userId: string = randomUUID()): PresenceJoin => ({
+  webhookId: randomUUID(),
+  info: {
+    participantId: `user:${userId}`,
+    userId,
+    name: null,
+    role: 'speaker',
+    eventRole: 'speaker',
+    anonymous: false,
+  },
+});
+
+/** What the join's transaction committed before the crash: its participant.joined outbox row. */
+const commitJoined = (databaseUrl: string, eventId: string, join: PresenceJoin) =>
+  withDb(databaseUrl, (db) =>
+    db.query(
+      `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
+       select $1, 'participant.joined', workspace_id, id, $2, now() from event where id = $3`,
+      [join.webhookId, JSON.stringify({ participantId: join.info.participantId }), eventId],
+    ),
+  );
 
 describe.each(liveBackends)('a join whose transaction does not commit (%s)', (_backend, env) => {
   let a: RunningServer;
@@ -76,11 +117,10 @@ describe.each(liveBackends)('a join whose transaction does not commit (%s)', (_b
 });
 
 describe('a crashed process whose joins were not settled (Redis)', () => {
-  const [, env] = liveBackends.find(([backend]) => backend === 'Redis')!;
   let a: RunningServer;
   let databaseUrl: string;
   let gc: GathercastClient;
-  useTwoProcesses(env, (started) => {
+  useTwoProcesses(redisEnv, (started) => {
     ({ a, databaseUrl, gc } = started);
   });
   const ghosts: RedisPresenceStore[] = [];
@@ -88,40 +128,21 @@ describe('a crashed process whose joins were not settled (Redis)', () => {
     await Promise.all(ghosts.map((g) => g.stop()));
   });
 
-  /** A process that decides joins and dies before settling them: its entry expires after 300 ms. */
+  /** A process that decides these first joins and dies before settling them. */
   async function crashedProcessWith(eventId: string, joins: PresenceJoin[]): Promise<void> {
-    const namespace = new URL(databaseUrl).pathname.slice(1);
-    const ghost = new RedisPresenceStore(
-      env.REDIS_URL!,
-      randomUUID(),
-      { heartbeatMs: 60_000, ttlMs: 300 },
-      pino({ level: 'silent' }),
-      namespace,
-    );
+    const ghost = await crashingProcess(databaseUrl);
     ghosts.push(ghost);
-    await ghost.start();
     expect(await ghost.joinMany(undefined as never, eventId, joins)).toEqual(joins);
   }
-
-  const joinOf = (participantId: string, role: PresenceInfo['role'] = 'speaker'): PresenceJoin => ({
-    webhookId: randomUUID(),
-    info: { participantId, userId: null, name: null, role, eventRole: role, anonymous: false },
-  });
 
   it('announces the left of a join that committed, and nothing for one that did not', async () => {
     const event = await eventIn(gc, 'live');
     const host = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
-    const committed = joinOf(`user:${randomUUID()}`);
-    const lost = joinOf(`user:${randomUUID()}`);
+    const committed = joinOf();
+    const lost = joinOf();
     await crashedProcessWith(event.id, [committed, lost]);
     // The committed one's transaction got as far as its webhook row before the crash.
-    await withDb(databaseUrl, (db) =>
-      db.query(
-        `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
-         select $1, 'participant.joined', workspace_id, id, $2, now() from event where id = $3`,
-        [committed.webhookId, JSON.stringify({ participantId: committed.info.participantId }), event.id],
-      ),
-    );
+    await commitJoined(databaseUrl, event.id, committed);
     await host.next('presence.left', (m) => m.participantId === committed.info.participantId);
     const rows = await eventually(
       () => webhooks(databaseUrl, event.id),
@@ -139,7 +160,7 @@ describe('a crashed process whose joins were not settled (Redis)', () => {
     const event = await eventIn(gc, 'live');
     const host = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
     const userId = randomUUID();
-    const unsettled = joinOf(`user:${userId}`);
+    const unsettled = joinOf(userId);
     await crashedProcessWith(event.id, [unsettled]);
     // The same participant's second tab, on a live process: not its first connection, so no webhook.
     const tab = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker', userId }));
@@ -161,7 +182,6 @@ describe('a crashed process whose joins were not settled (Redis)', () => {
 });
 
 describe("a crashed process's entries count until a sweep removes them (Redis)", () => {
-  const [, env] = liveBackends.find(([backend]) => backend === 'Redis')!;
   let a: RunningServer;
   let databaseUrl: string;
   let gc: GathercastClient;
@@ -169,7 +189,7 @@ describe("a crashed process's entries count until a sweep removes them (Redis)",
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
     // Sweeps every 20 s: the test runs in the gap between a crashed process's expiry and its sweep.
-    a = await startReplica(databaseUrl, env, { presence: { heartbeatMs: 20_000, ttlMs: 60_000 } });
+    a = await startReplica(databaseUrl, redisEnv, { presence: { heartbeatMs: 20_000, ttlMs: 60_000 } });
     gc = createClient({ baseUrl: a.url, apiKey: (await createWorkspace(databaseUrl)).apiKey });
   });
   afterAll(async () => {
@@ -180,34 +200,11 @@ describe("a crashed process's entries count until a sweep removes them (Redis)",
   it('does not announce again a participant who comes back after the crashed process expired, before the sweep', async () => {
     const event = await eventIn(gc, 'live');
     const userId = randomUUID();
-    const join: PresenceJoin = {
-      webhookId: randomUUID(),
-      info: {
-        participantId: `user:${userId}`,
-        userId,
-        name: 'Pat',
-        role: 'speaker',
-        eventRole: 'speaker',
-        anonymous: false,
-      },
-    };
-    ghost = new RedisPresenceStore(
-      env.REDIS_URL!,
-      randomUUID(),
-      { heartbeatMs: 60_000, ttlMs: 300 },
-      pino({ level: 'silent' }),
-      new URL(databaseUrl).pathname.slice(1),
-    );
-    await ghost.start();
+    const join = joinOf(userId);
+    ghost = await crashingProcess(databaseUrl);
     await ghost.joinMany(undefined as never, event.id, [join]);
     // Its participant.joined committed and was settled; then the process died and its key expired.
-    await withDb(databaseUrl, (db) =>
-      db.query(
-        `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
-         select $1, 'participant.joined', workspace_id, id, $2, now() from event where id = $3`,
-        [join.webhookId, JSON.stringify({ participantId: join.info.participantId }), event.id],
-      ),
-    );
+    await commitJoined(databaseUrl, event.id, join);
     await ghost.settle(event.id, [join], true);
     await new Promise((r) => setTimeout(r, 600));
     const back = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker', userId }));

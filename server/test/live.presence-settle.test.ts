@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type GathercastClient } from '@gathercast/sdk';
+import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RedisPresenceStore } from '../src/live/presence-redis';
@@ -40,19 +41,27 @@ async function presentIds(host: LiveClient, requestId: string): Promise<string[]
 const redisEnv = liveBackends.find(([backend]) => backend === 'Redis')![1];
 
 /**
- * A server process that decides joins and then dies (it never renews its key, which expires after
- * 300 ms): the real Redis store under a process id of its own, as a crash leaves it.
+ * A server process that decides joins and then crashes: the real Redis store under a process id of its
+ * own. `expire()` is what its liveness key's TTL does once it stops renewing it, at the moment the test
+ * chooses (a short TTL would race the test's own steps on a loaded machine).
  */
-async function crashingProcess(databaseUrl: string): Promise<RedisPresenceStore> {
+async function crashingProcess(databaseUrl: string) {
+  const namespace = new URL(databaseUrl).pathname.slice(1);
+  const processId = randomUUID();
   const store = new RedisPresenceStore(
     redisEnv.REDIS_URL!,
-    randomUUID(),
-    { heartbeatMs: 60_000, ttlMs: 300 },
+    processId,
+    { heartbeatMs: 60_000, ttlMs: 60_000 },
     pino({ level: 'silent' }),
-    new URL(databaseUrl).pathname.slice(1),
+    namespace,
   );
   await store.start();
-  return store;
+  const expire = async () => {
+    const redis = new Redis(redisEnv.REDIS_URL!);
+    await redis.del(`gc:live:${namespace}:proc:${processId}`);
+    redis.disconnect();
+  };
+  return { store, expire };
 }
 
 /** A speaker's join, with the id its participant.joined gets if it is the first. */
@@ -128,11 +137,12 @@ describe('a crashed process whose joins were not settled (Redis)', () => {
     await Promise.all(ghosts.map((g) => g.stop()));
   });
 
-  /** A process that decides these first joins and dies before settling them. */
-  async function crashedProcessWith(eventId: string, joins: PresenceJoin[]): Promise<void> {
+  /** A process that decides these first joins and crashes before settling them. */
+  async function crashedProcessWith(eventId: string, joins: PresenceJoin[]) {
     const ghost = await crashingProcess(databaseUrl);
-    ghosts.push(ghost);
-    expect(await ghost.joinMany(undefined as never, eventId, joins)).toEqual(joins);
+    ghosts.push(ghost.store);
+    expect(await ghost.store.joinMany(undefined as never, eventId, joins)).toEqual(joins);
+    return ghost;
   }
 
   it('announces the left of a join that committed, and nothing for one that did not', async () => {
@@ -140,9 +150,10 @@ describe('a crashed process whose joins were not settled (Redis)', () => {
     const host = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
     const committed = joinOf();
     const lost = joinOf();
-    await crashedProcessWith(event.id, [committed, lost]);
+    const ghost = await crashedProcessWith(event.id, [committed, lost]);
     // The committed one's transaction got as far as its webhook row before the crash.
     await commitJoined(databaseUrl, event.id, committed);
+    await ghost.expire();
     await host.next('presence.left', (m) => m.participantId === committed.info.participantId);
     const rows = await eventually(
       () => webhooks(databaseUrl, event.id),
@@ -161,9 +172,12 @@ describe('a crashed process whose joins were not settled (Redis)', () => {
     const host = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
     const userId = randomUUID();
     const unsettled = joinOf(userId);
-    await crashedProcessWith(event.id, [unsettled]);
+    const ghost = await crashedProcessWith(event.id, [unsettled]);
     // The same participant's second tab, on a live process: not its first connection, so no webhook.
     const tab = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker', userId }));
+    tab.send({ type: 'ping' });
+    await tab.next('pong');
+    await ghost.expire();
     const rows = await eventually(
       () => webhooks(databaseUrl, event.id),
       (r) => r.some((w) => w.participant_id === `user:${userId}`),
@@ -185,11 +199,11 @@ describe("a crashed process's entries count until a sweep removes them (Redis)",
   let a: RunningServer;
   let databaseUrl: string;
   let gc: GathercastClient;
-  let ghost: RedisPresenceStore;
+  let ghost: RedisPresenceStore | undefined;
   beforeAll(async () => {
     databaseUrl = await createTestDatabase();
-    // Sweeps every 20 s: the test runs in the gap between a crashed process's expiry and its sweep.
-    a = await startReplica(databaseUrl, redisEnv, { presence: { heartbeatMs: 20_000, ttlMs: 60_000 } });
+    // Sweeps every 10 minutes: the test runs in the gap between a crashed process's expiry and its sweep.
+    a = await startReplica(databaseUrl, redisEnv, { presence: { heartbeatMs: 600_000, ttlMs: 1_200_000 } });
     gc = createClient({ baseUrl: a.url, apiKey: (await createWorkspace(databaseUrl)).apiKey });
   });
   afterAll(async () => {
@@ -201,12 +215,13 @@ describe("a crashed process's entries count until a sweep removes them (Redis)",
     const event = await eventIn(gc, 'live');
     const userId = randomUUID();
     const join = joinOf(userId);
-    ghost = await crashingProcess(databaseUrl);
+    const crashing = await crashingProcess(databaseUrl);
+    ghost = crashing.store;
     await ghost.joinMany(undefined as never, event.id, [join]);
     // Its participant.joined committed and was settled; then the process died and its key expired.
     await commitJoined(databaseUrl, event.id, join);
     await ghost.settle(event.id, [join], true);
-    await new Promise((r) => setTimeout(r, 600));
+    await crashing.expire();
     const back = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'speaker', userId }));
     back.send({ type: 'ping' });
     await back.next('pong');

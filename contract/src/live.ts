@@ -152,15 +152,16 @@ const liveServerMessageTypes = z.discriminatedUnion('type', [
   z.object({ type: z.literal('table.assigned'), table: z.number().int(), room: z.string(), media: mediaGrantSchema }),
   z.object({ type: z.literal('event.ended') }),
 ]);
-/**
- * Every message fanned out to an event's sockets carries `seq`: per event, increasing, the same on every
- * server process (replies to one socket — `welcome`, `pong`, `error`, grants — carry none).
- */
+
 /** Every server message type (a client ignores types it does not know: a newer gateway's). */
 export const liveServerMessageTypeNames: readonly LiveServerMessage['type'][] = liveServerMessageTypes.options.map(
   (o) => o.shape.type.value,
 );
 
+/**
+ * Every message fanned out to an event's sockets carries `seq`: per event, increasing, the same on every
+ * server process (replies to one socket — `welcome`, `pong`, `error`, grants — carry none).
+ */
 export const liveServerMessageSchema = liveServerMessageTypes.and(
   z.object({ seq: z.number().int().positive().optional() }),
 );

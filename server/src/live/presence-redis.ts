@@ -17,8 +17,8 @@ import {
  * swept (its fields removed, participant.left for those it held last). Its counts stand until then,
  * as rows do with PostgreSQL: first and last are decided against the same fields the sweep decides
  * against, so a viewer of a crashed process who resumes here after its key expired but before the
- * sweep is not announced a second time. Per event a sorted set of participant ids (all scores 0, so it pages in participantId order)
- * and a hash of counts by role. The scripts make each join/leave/sweep decision atomic, so exactly one
+ * sweep is not announced a second time. Per event a sorted set of participant ids (all scores 0, so
+ * it pages in participantId order) and a hash of counts by role. The scripts make each join/leave/sweep decision atomic, so exactly one
  * process sees "first" or "last", and the counts move with those decisions.
  *
  * Redis is not in the database transaction that records participant.joined, so a first join is kept
@@ -41,8 +41,8 @@ const keys = (namespace: string) => {
   };
 };
 
-const heldCount = `
-local function held(key)
+const connectionCount = `
+local function connections(key)
   local fields = redis.call('HGETALL', key)
   local n = 0
   for i = 1, #fields, 2 do
@@ -59,8 +59,8 @@ end
 
 // KEYS: presence hash, event zset, held set, audience hash, pending hash.
 // ARGV: process id, info, participant id, held entry, role, webhook id
-const joinScript = `${heldCount}
-local before = held(KEYS[1])
+const joinScript = `${connectionCount}
+local before = connections(KEYS[1])
 redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
 redis.call('HSET', KEYS[1], 'info', ARGV[2])
 redis.call('ZADD', KEYS[2], 0, ARGV[3])
@@ -74,14 +74,14 @@ return 1`;
 
 // Same KEYS. ARGV: process id, participant id, held entry. Answers the info when the last connection
 // anywhere left. Also what undoes a join whose transaction did not commit.
-const leaveScript = `${heldCount}
+const leaveScript = `${connectionCount}
 redis.call('HDEL', KEYS[5], ARGV[3])
 if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 then return false end
 local n = redis.call('HINCRBY', KEYS[1], ARGV[1], -1)
 if n > 0 then return false end
 redis.call('HDEL', KEYS[1], ARGV[1])
 redis.call('SREM', KEYS[3], ARGV[3])
-if held(KEYS[1]) > 0 then return false end
+if connections(KEYS[1]) > 0 then return false end
 local info = redis.call('HGET', KEYS[1], 'info')
 uncount(KEYS[1], KEYS[4])
 redis.call('DEL', KEYS[1])
@@ -90,10 +90,10 @@ return info`;
 
 // KEYS: presence hash, event zset, audience hash. ARGV: dead process id, participant id.
 // Answers {1, info} when nobody holds the participant any more, {0, info} when others still do.
-const sweepScript = `${heldCount}
+const sweepScript = `${connectionCount}
 if redis.call('HDEL', KEYS[1], ARGV[1]) == 0 then return false end
 local info = redis.call('HGET', KEYS[1], 'info')
-if held(KEYS[1]) > 0 then return {0, info} end
+if connections(KEYS[1]) > 0 then return {0, info} end
 uncount(KEYS[1], KEYS[3])
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[2])

@@ -62,11 +62,12 @@ export class LivePresence {
    */
   readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxGroup, 1);
   /**
-   * participant.left outbox rows, grouped the same way: when a crowd leaves at once (the end of a
+   * Presence webhooks recorded outside a join group (participant.left, and the participant.joined a
+   * sweep finds never announced), grouped the same way: when a crowd leaves at once (the end of a
    * webinar, a process draining) their leaves cost a commit per group, not per viewer, and do not
    * exhaust the connection pool (a leave that cannot get a connection would lose its webhook).
    */
-  readonly #lefts = new Batcher<DomainEventInput, void>(
+  readonly #outbox = new Batcher<DomainEventInput, void>(
     async (batch) => {
       await this.ctx.orm.em.fork().transactional((tx) => this.ctx.bus.recordMany(tx, batch));
       return batch.map(() => undefined);
@@ -125,7 +126,7 @@ export class LivePresence {
     return this.#serial(`${eventId}/${participantId}`, async () => {
       const info = await this.store.leave(eventId, participantId);
       if (!info) return;
-      await this.#lefts.submit(webhookOf('participant.left', workspaceId, eventId, info));
+      await this.#outbox.submit(webhookOf('participant.left', workspaceId, eventId, info));
       await this.#tellRoom('participant.left', eventId, info);
     });
   }
@@ -223,26 +224,16 @@ export class LivePresence {
     const known = gone.filter((g) => workspaceOf.has(g.eventId));
     const left = known.filter((g) => g.last && announced(g));
     const unannounced = known.filter((g) => !g.last && !announced(g));
-    if (unannounced.length)
-      await this.ctx.orm.em.fork().transactional((tx) =>
-        this.ctx.bus.recordMany(
-          tx,
-          unannounced.map((g) =>
-            webhookOf(
-              'participant.joined',
-              workspaceOf.get(g.eventId)!,
-              g.eventId,
-              g.info,
-              g.unsettledWebhookId,
-            ),
-          ),
+    await Promise.all([
+      ...unannounced.map((g) =>
+        this.#outbox.submit(
+          webhookOf('participant.joined', workspaceOf.get(g.eventId)!, g.eventId, g.info, g.unsettledWebhookId),
         ),
-      );
-    await Promise.all(
-      left.map((g) =>
-        this.#lefts.submit(webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
       ),
-    );
+      ...left.map((g) =>
+        this.#outbox.submit(webhookOf('participant.left', workspaceOf.get(g.eventId)!, g.eventId, g.info)),
+      ),
+    ]);
     for (const g of unannounced) await this.#tellRoom('participant.joined', g.eventId, g.info);
     for (const g of left) await this.#tellRoom('participant.left', g.eventId, g.info);
   }

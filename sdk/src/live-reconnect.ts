@@ -33,6 +33,11 @@ export function mayReconnect(reconnect: false | ReconnectOptions | undefined, co
   return reconnect !== false && !finalCodes.has(code);
 }
 
+/** How long a reconnect attempt waits for its `welcome`. */
+export function welcomeTimeoutOf(reconnect: false | ReconnectOptions | undefined): number {
+  return (reconnect ? reconnect.welcomeTimeoutMs : undefined) ?? 30_000;
+}
+
 /** Whether a close code met while reconnecting is the gateway's answer, which ends the connection. */
 export function isRefusal(code: number): boolean {
   return refusalCodes.has(code);

@@ -1,6 +1,14 @@
 import { liveClientMessageSchema, liveServerMessageTypeNames } from '@gathercast/contract';
 import type { LiveClientMessage, LiveServerMessage } from './generated/api';
-import { Backoff, Heartbeat, isRefusal, mayReconnect, reconnectUrl, tokenExpired } from './live-reconnect';
+import {
+  Backoff,
+  Heartbeat,
+  isRefusal,
+  mayReconnect,
+  reconnectUrl,
+  tokenExpired,
+  welcomeTimeoutOf,
+} from './live-reconnect';
 import {
   type LiveConnectOptions,
   LiveConnectionClosed,
@@ -316,8 +324,7 @@ export class LiveConnection {
     const { url, asked } = reconnectUrl(base, this.current.resume, this.lastSeq, Date.now() - this.lostAt);
     this.reconnecting = { asked, after: this.lastSeq };
     try {
-      const { reconnect } = this.options;
-      await this.dial(url, (reconnect && reconnect.welcomeTimeoutMs) || 30_000);
+      await this.dial(url, welcomeTimeoutOf(this.options.reconnect));
     } catch (err) {
       if (this.stopped) return;
       // An `error` before `welcome` (the event ended) is an answer, not a network problem.

@@ -44,10 +44,17 @@ async function startServer(databaseUrl: string, args: string[]): Promise<{ url: 
   return { url, child };
 }
 
+/** The fields this bench reads from the answers it gets (signup, API key creation). */
+interface Answer {
+  workspaces: { id: string }[];
+  sessionToken: string;
+  secret: string;
+}
+
 async function post(url: string, body: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
   if (!res.ok) throw new Error(`${url}: ${res.status} ${await res.text()}`);
-  return res.json() as Promise<Record<string, any>>;
+  return res.json() as Promise<Answer>;
 }
 
 async function measure(url: string, headers: Record<string, string>): Promise<number> {
@@ -71,8 +78,8 @@ try {
   // which seeded, differ by about 10 % here.
   const seeder = await startServer(databaseUrl, ['auth']);
   const account = await post(`${seeder.url}/v1/accounts/signup`, { email: 'bench@example.test', password: 'bench-password', name: 'Bench' });
-  const workspaceId: string = account.workspaces[0].id;
-  const session: string = account.sessionToken;
+  const workspaceId = account.workspaces[0]!.id;
+  const session = account.sessionToken;
   for (let i = 0; i < 4; i++) {
     await post(`${seeder.url}/v1/accounts/signup`, { email: `bench-${i}@example.test`, password: 'bench-password', name: `B${i}` });
   }

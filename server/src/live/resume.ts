@@ -49,7 +49,7 @@ const maxNoticeBatch = 100;
  */
 export class LiveResumes {
   readonly #reads = new Batcher<Read, Backlog | null>((reads) => this.#read(reads), 1000, 1);
-  readonly #notices = new Batcher<Resumed, void>((resumed) => this.#notify(resumed), maxNoticeBatch, 2);
+  readonly #notices = new Batcher<Resumed, undefined>((resumed) => this.#notify(resumed), maxNoticeBatch, 2);
 
   constructor(
     private readonly fanout: Fanout,
@@ -86,7 +86,7 @@ export class LiveResumes {
     );
   }
 
-  async #notify(resumed: Resumed[]): Promise<void[]> {
+  async #notify(resumed: Resumed[]): Promise<undefined[]> {
     for (const eventId of new Set(resumed.map((r) => r.eventId)))
       await this.fanout.publish({
         eventId,

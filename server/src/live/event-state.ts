@@ -30,6 +30,17 @@ export interface LiveEvent {
   castMembers: { name: string; role: EventRole }[];
 }
 
+interface PhaseJson {
+  id: string;
+  position: number;
+  modality: Modality;
+  status: LivePhase['status'];
+  feature_set: Feature[];
+  config: Record<string, unknown>;
+  /** An ISO timestamp: rows built into JSON carry dates as text. */
+  started_at: string | null;
+}
+
 interface EventRow {
   id: string;
   workspace_id: string;
@@ -38,52 +49,46 @@ interface EventRow {
   allow_anonymous_questions: boolean;
   allow_anonymous_voting: boolean;
   active_phase_id: string | null;
+  phases: PhaseJson[];
+  cast_members: { name: string; role: EventRole }[];
 }
 
-interface PhaseRow {
-  id: string;
-  position: number;
-  modality: Modality;
-  status: LivePhase['status'];
-  feature_set: Feature[];
-  config: Record<string, unknown>;
-  started_at: Date | null;
-}
-
-const toPhase = (r: PhaseRow): LivePhase => ({
+const toPhase = (r: PhaseJson): LivePhase => ({
   id: r.id,
   position: r.position,
   modality: r.modality,
   status: r.status,
   featureSet: r.feature_set,
   config: r.config,
-  startedAt: r.started_at,
+  startedAt: r.started_at === null ? null : new Date(r.started_at),
 });
 
+/**
+ * The event, its phases and its cast in ONE statement: one round trip (a read that waits on a busy
+ * database waits once, not three times: a host's message after a cache expiry waits on it) and one
+ * snapshot (phases and status read at the same moment).
+ */
+const liveEventSql = `
+  select e.id, e.workspace_id, e.title, e.status, e.allow_anonymous_questions, e.allow_anonymous_voting,
+         e.active_phase_id,
+         coalesce((
+           select json_agg(json_build_object(
+                    'id', p.id, 'position', p.position, 'modality', p.modality, 'status', p.status,
+                    'feature_set', p.feature_set, 'config', p.config, 'started_at', p.started_at)
+                  order by p.position)
+             from phase p where p.event_id = e.id), '[]'::json) as phases,
+         coalesce((
+           select json_agg(json_build_object('name', u.name, 'role', m.role)
+                  order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id)
+             from event_membership m join app_user u on u.id = m.user_id
+            where m.event_id = e.id and m.role in ('host', 'speaker') and u.name is not null), '[]'::json) as cast_members
+    from event e where e.id = $1`;
+
 export async function loadLiveEvent(db: Queryable, eventId: string): Promise<LiveEvent | null> {
-  const { rows } = await db.query<EventRow>(
-    `select id, workspace_id, title, status, allow_anonymous_questions, allow_anonymous_voting, active_phase_id
-       from event where id = $1`,
-    [eventId],
-  );
+  const { rows } = await db.query<EventRow>(liveEventSql, [eventId]);
   const e = rows[0];
   if (!e) return null;
-  const phases = (
-    await db.query<PhaseRow>(
-      `select id, position, modality, status, feature_set, config, started_at
-         from phase where event_id = $1 order by position`,
-      [eventId],
-    )
-  ).rows.map(toPhase);
-  const castMembers = (
-    await db.query<{ name: string; role: EventRole }>(
-      `select u.name, m.role
-         from event_membership m join app_user u on u.id = m.user_id
-        where m.event_id = $1 and m.role in ('host', 'speaker') and u.name is not null
-        order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id`,
-      [eventId],
-    )
-  ).rows;
+  const phases = e.phases.map(toPhase);
   const activePhase = phases.find((p) => p.id === e.active_phase_id) ?? null;
   const governingPhase =
     e.status === 'ended' ? null : (activePhase ?? (e.status === 'live' ? null : (phases[0] ?? null)));
@@ -96,7 +101,7 @@ export async function loadLiveEvent(db: Queryable, eventId: string): Promise<Liv
     allowAnonymousVoting: e.allow_anonymous_voting,
     activePhase,
     governingPhase,
-    castMembers,
+    castMembers: e.cast_members,
   };
 }
 

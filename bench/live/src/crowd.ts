@@ -45,6 +45,8 @@ export interface JoinFigures {
 
 export interface FanOutFigures {
   label: string;
+  /** The first viewer's receipt: the gateway's own path (publish, numbering) before the writes. */
+  first: number;
   p50: number;
   p99: number;
   max: number;
@@ -199,6 +201,7 @@ export class Crowd {
     }
     return {
       label: hostScript[k]!.label,
+      first: percentile(latencies, 0),
       p50: percentile(latencies, 50),
       p99: percentile(latencies, 99),
       max: percentile(latencies, 100),

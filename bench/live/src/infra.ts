@@ -2,7 +2,7 @@
 // PostgreSQL in a temporary directory), server processes, helper processes. Every start registers its
 // stop; `stopAll` runs them newest first, and an interrupted bench (Ctrl-C, SIGTERM) runs them too.
 import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -144,27 +144,60 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
+/** CPU seconds of every process on the machine named `name` (its command), by pid. */
+function cpuSecondsByName(name: string): Map<number, number> {
+  const found = new Map<number, number>();
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return found;
+  }
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      found.set(Number(pid), cpuSecondsOf(Number(pid)));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
 export interface CpuUse {
   /** % of one core. */
   server: number;
   loader: number;
+  /**
+   * Every `postgres` process on the machine (the bench's database is on it, or embedded): the share of
+   * a join the server hands to PostgreSQL, which the baseline has none of. A backend that exits during
+   * the phase is not counted, so this is a floor.
+   */
+  database: number;
   /** CPU seconds the process used. */
   serverSeconds: number;
+  databaseSeconds: number;
 }
 
-/** CPU used by a process and by this one (the load generator) over a phase. */
+/** CPU used by a process, by this one (the load generator) and by PostgreSQL over a phase. */
 export function cpuMeter(pid: number): () => CpuUse {
   const started = performance.now();
   const server = cpuSecondsOf(pid);
+  const database = cpuSecondsByName('postgres');
   const loader = process.cpuUsage();
   return () => {
     const wall = (performance.now() - started) / 1000;
     const used = process.cpuUsage(loader);
     const serverSeconds = cpuSecondsOf(pid) - server;
+    let databaseSeconds = 0;
+    for (const [backend, now] of cpuSecondsByName('postgres')) databaseSeconds += now - (database.get(backend) ?? 0);
     return {
       serverSeconds,
+      databaseSeconds,
       server: (100 * serverSeconds) / wall,
       loader: (100 * (used.user + used.system)) / 1e6 / wall,
+      database: (100 * databaseSeconds) / wall,
     };
   };
 }

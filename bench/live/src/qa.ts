@@ -167,7 +167,7 @@ export async function qa(
   );
   console.log(`gateway errors      ${errors}`);
   console.log(
-    `CPU, first ask → settled  ${serverCpu.server.toFixed(0)} % server, ${serverCpu.loader.toFixed(0)} % load generator (% of one core), ${serverCpu.serverSeconds.toFixed(1)} server CPU s`,
+    `CPU, first ask → settled  ${serverCpu.server.toFixed(0)} % server, ${serverCpu.loader.toFixed(0)} % load generator, ${serverCpu.database.toFixed(0)} % PostgreSQL (% of one core), ${serverCpu.serverSeconds.toFixed(1)} server CPU s`,
   );
 
   let ok = true;

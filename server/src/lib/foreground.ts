@@ -1,13 +1,15 @@
 /**
  * Bursts of work that someone is waiting on right now (a crowd joining a live event), which background
  * work (webhook deliveries) makes room for. The bursty side reports each unit with `note()`; the
- * background side asks `busy()` and meanwhile runs with less concurrency. It never stops: it only
- * takes longer, so nothing it owes is starved however long the burst lasts.
+ * background side asks `busy()` (and `sinceBusy()`, to catch up gently after) and meanwhile runs with
+ * less concurrency. It never stops: it only takes longer, so nothing it owes is starved however long
+ * the burst lasts.
  */
 export class ForegroundLoad {
   #bucket = 0;
   #count = 0;
   #previous = 0;
+  #lastBusyAt = Number.NEGATIVE_INFINITY;
 
   /**
    * Busy while `threshold` units were noted within the current and the previous `windowMs` (about
@@ -23,6 +25,12 @@ export class ForegroundLoad {
   note(units = 1): void {
     this.#roll();
     this.#count += units;
+    if (this.#count + this.#previous >= this.threshold) this.#lastBusyAt = this.now();
+  }
+
+  /** Milliseconds since the process was last busy (Infinity if it never was). */
+  sinceBusy(): number {
+    return this.now() - this.#lastBusyAt;
   }
 
   busy(): boolean {

@@ -14,9 +14,16 @@ export interface WebhookSettings {
   /**
    * Attempts a process starts per second while it serves a burst someone waits on (a crowd joining a
    * live event; WEBHOOK_BUSY_RATE, default 10): the burst keeps the event loop, deliveries keep
-   * flowing, slower, and catch up at full concurrency once it passes.
+   * flowing, slower, and catch up once it passes.
    */
   busyRate: number;
+  /**
+   * Attempts a process runs at once for `catchUpMs` after a burst (WEBHOOK_CATCH_UP_CONCURRENCY,
+   * default 8; WEBHOOK_CATCH_UP_MS, default 10000, 0 turns it off): what a burst left behind catches up
+   * at a moderate pace while the audience it let in is listening, then at full concurrency.
+   */
+  catchUpConcurrency: number;
+  catchUpMs: number;
   /** Database connections of the delivery worker (WEBHOOK_DB_POOL_SIZE, default 8): attempts spend their time in HTTP, and claims and records are batched. */
   dbPoolSize: number;
   /** How often idle workers poll for scheduled retries (WEBHOOK_POLL_INTERVAL_MS, default 1000). */
@@ -63,6 +70,8 @@ export function webhookSettings(config: Config, env: NodeJS.ProcessEnv = process
     retryScheduleMs: schedule?.length ? schedule : defaultRetryScheduleMs,
     concurrency,
     busyRate: int(env.WEBHOOK_BUSY_RATE, 10, 1),
+    catchUpConcurrency: int(env.WEBHOOK_CATCH_UP_CONCURRENCY, 8, 1),
+    catchUpMs: int(env.WEBHOOK_CATCH_UP_MS, 10_000, 0),
     dbPoolSize: int(env.WEBHOOK_DB_POOL_SIZE, 8, 2),
     pollIntervalMs: int(env.WEBHOOK_POLL_INTERVAL_MS, 1000, 10),
     sweepIntervalMs: int(env.WEBHOOK_SWEEP_INTERVAL_MS, 10_000, 50),

@@ -27,16 +27,16 @@ export class WebhookWorker {
   private readonly pool: pg.Pool;
   private readonly http: WebhookHttpClient;
   private readonly untrackPool: () => void;
-  /** Attempts start at once, or at most `busyRate` a second while the process serves a burst. */
+  /** Attempts start at once, or paced while the process serves a burst and catches up after it. */
   private readonly attempts: BusyPacer;
 
   constructor(
     databaseUrl: string,
     private readonly settings: WebhookSettings,
     private readonly logger: Logger,
-    foreground?: Pick<ForegroundLoad, 'busy'>,
+    foreground?: Pick<ForegroundLoad, 'busy' | 'sinceBusy'>,
   ) {
-    this.attempts = new BusyPacer(() => foreground?.busy() ?? false, settings.busyRate);
+    this.attempts = new BusyPacer(foreground, settings);
     this.pool = new pg.Pool({
       connectionString: databaseUrl,
       max: settings.dbPoolSize,

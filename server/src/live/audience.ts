@@ -1,5 +1,6 @@
 import type { LiveServerMessage } from '@gathercast/contract';
 import type { Logger } from 'pino';
+import { inTurns } from '../lib/in-turns';
 import type { LiveConnection } from './connection';
 import { LiveError } from './connection';
 import type { Handler } from './deps';
@@ -11,6 +12,8 @@ import type { AudienceCounts, PresenceInfo } from './presence-store';
  * of the process however many watch. Joiners still get the counts right after their welcome.
  */
 const audienceSendsPerSecond = 2000;
+/** Sockets sent the counts per turn of the event loop: a host's message waits for one slice at most, not for all. */
+const socketsPerTurn = 500;
 
 /**
  * The audience of an event, counted instead of announced. Viewers are not announced one by one
@@ -93,7 +96,7 @@ export class LiveAudience {
         if (sent?.key === key) continue;
         const message = audienceMessage(counts);
         this.#sent.set(eventId, { key, message, at: Date.now() });
-        for (const conn of sockets) conn.send(message);
+        await inTurns(sockets, socketsPerTurn, (conn) => conn.send(message));
       }
     } catch (err) {
       this.logger.warn({ err }, 'live audience count failed');

@@ -5,6 +5,7 @@ import type { LiveServerMessage } from '@gathercast/contract';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../lib/context';
 import { type GatewayClaims, InvalidGatewayToken } from '../lib/gateway-tokens';
+import { inTurns } from '../lib/in-turns';
 import { liveSockets } from '../lib/metrics';
 import { traced } from '../lib/tracing';
 import { LiveAudience } from './audience';
@@ -32,6 +33,8 @@ export const livePath = '/v1/live';
 /** Largest client message accepted; bigger frames close the socket with 1009. */
 const maxPayloadBytes = 16 * 1024;
 const pingIntervalMs = 30_000;
+/** Sockets pinged per turn of the event loop (see inTurns). */
+const socketsPerTurn = 500;
 /**
  * Client messages waiting for earlier ones of the same socket to be handled. Past this, a frame is
  * answered `rate_limited` at once and not kept, so a flood cannot pile up memory behind a slow query.
@@ -120,7 +123,7 @@ export class LiveGateway implements LiveDeps {
     await gateway.phaseChanges.start();
     gateway.presence.start();
     gateway.audience.start();
-    gateway.#ping = setInterval(() => gateway.#pingAll(), pingIntervalMs);
+    gateway.#ping = setInterval(() => void gateway.#pingAll(), pingIntervalMs);
     gateway.#ping.unref();
     return gateway;
   }
@@ -349,16 +352,17 @@ export class LiveGateway implements LiveDeps {
     for (const conn of this.local(eventId)) conn.send(message);
   }
 
-  #pingAll(): void {
-    for (const set of this.#byEvent.values())
-      for (const conn of set) {
-        if (!conn.alive) {
-          conn.ws.terminate();
-          continue;
-        }
-        conn.alive = false;
-        if (conn.ws.readyState === conn.ws.OPEN) conn.ws.ping();
+  /** Keep-alive: a socket that did not answer the last ping is dropped. Sliced like any background send. */
+  async #pingAll(): Promise<void> {
+    const sockets = [...this.#byEvent.values()].flatMap((set) => [...set]);
+    await inTurns(sockets, socketsPerTurn, (conn) => {
+      if (!conn.alive) {
+        conn.ws.terminate();
+        return;
       }
+      conn.alive = false;
+      if (conn.ws.readyState === conn.ws.OPEN) conn.ws.ping();
+    });
   }
 
   async close(): Promise<void> {

@@ -5,7 +5,6 @@ import type { LiveServerMessage } from '@gathercast/contract';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppContext } from '../lib/context';
 import { type GatewayClaims, InvalidGatewayToken } from '../lib/gateway-tokens';
-import { inTurns } from '../lib/in-turns';
 import { liveSockets } from '../lib/metrics';
 import { traced } from '../lib/tracing';
 import { LiveAudience } from './audience';
@@ -16,6 +15,7 @@ import { type LiveEvent, loadLiveEvent, roleIn } from './event-state';
 import { type Envelope, type Fanout, PgFanout, RedisFanout } from './fanout';
 import { timedFanout } from './fanout-metrics';
 import { JoinSnapshots } from './join-snapshot';
+import { pingAll, pingIntervalMs } from './keep-alive';
 import { enterLobby, leaveLobby, waitingMessage } from './lobby';
 import { PhaseChanges } from './phase-changes';
 import { LivePresence } from './presence';
@@ -32,9 +32,6 @@ import { holdUntilTurnEnds } from './write-coalescing';
 export const livePath = '/v1/live';
 /** Largest client message accepted; bigger frames close the socket with 1009. */
 const maxPayloadBytes = 16 * 1024;
-const pingIntervalMs = 30_000;
-/** Sockets pinged per turn of the event loop (see inTurns). */
-const socketsPerTurn = 500;
 /**
  * Client messages waiting for earlier ones of the same socket to be handled. Past this, a frame is
  * answered `rate_limited` at once and not kept, so a flood cannot pile up memory behind a slow query.
@@ -123,7 +120,10 @@ export class LiveGateway implements LiveDeps {
     await gateway.phaseChanges.start();
     gateway.presence.start();
     gateway.audience.start();
-    gateway.#ping = setInterval(() => void gateway.#pingAll(), pingIntervalMs);
+    gateway.#ping = setInterval(
+      () => void pingAll([...gateway.#byEvent.values()].flatMap((set) => [...set])),
+      pingIntervalMs,
+    );
     gateway.#ping.unref();
     return gateway;
   }
@@ -350,19 +350,6 @@ export class LiveGateway implements LiveDeps {
   /** Sends a message straight to one local connection set (used by phase changes). */
   sendLocal(eventId: string, message: LiveServerMessage): void {
     for (const conn of this.local(eventId)) conn.send(message);
-  }
-
-  /** Keep-alive: a socket that did not answer the last ping is dropped. Sliced like any background send. */
-  async #pingAll(): Promise<void> {
-    const sockets = [...this.#byEvent.values()].flatMap((set) => [...set]);
-    await inTurns(sockets, socketsPerTurn, (conn) => {
-      if (!conn.alive) {
-        conn.ws.terminate();
-        return;
-      }
-      conn.alive = false;
-      if (conn.ws.readyState === conn.ws.OPEN) conn.ws.ping();
-    });
   }
 
   async close(): Promise<void> {

@@ -15,8 +15,8 @@ export interface PacerLimits {
  * - while the process is busy, tasks start at most `busyRate` a second, in arrival order;
  * - for `catchUpMs` after it was last busy, at most `catchUpConcurrency` run at once. The backlog the
  *   burst left (a join storm's `participant.joined`) then catches up at a moderate pace instead of
- *   taking the machine at the very moment the audience it just let in starts hearing the host; on
- *   2 cores, catching up at full concurrency doubled the first message's fan-out time;
+ *   taking the machine at the very moment the audience it just let in starts hearing the host (on
+ *   2 cores, catching up at full concurrency made the first message's fan-out take up to twice as long);
  * - otherwise at once (the caller bounds concurrency).
  * Tasks never stop, so nothing is starved however long a burst lasts; they only start later.
  */

@@ -12,11 +12,11 @@ describe('background sends to a whole audience', () => {
     const ran: (number | 'arrived')[] = [];
     await inTurns(
       Array.from({ length: audience }, (_, i) => i),
-      perTurn,
       (i) => {
         if (i === 0) setImmediate(() => ran.push('arrived'));
         ran.push(i);
       },
+      perTurn,
     );
     return ran;
   }

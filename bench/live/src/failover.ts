@@ -180,8 +180,9 @@ export async function failover(
   const back = moving.filter((v) => v.resumedAt > 0);
   const downtimes = back.map((v) => v.resumedAt - killedAt);
   // Where a slow return spent its time: noticing the drop, or being taken back.
-  const noticed = back.filter((v) => v.droppedAt >= killedAt).map((v) => v.droppedAt - killedAt);
-  const takenBack = back.filter((v) => v.droppedAt >= killedAt).map((v) => v.resumedAt - v.droppedAt);
+  const droppedByKill = back.filter((v) => v.droppedAt >= killedAt);
+  const noticed = droppedByKill.map((v) => v.droppedAt - killedAt);
+  const takenBack = droppedByKill.map((v) => v.resumedAt - v.droppedAt);
   const resets = viewers.reduce((n, v) => n + v.resets, 0);
   let lost = 0;
   let viewersWithLoss = 0;

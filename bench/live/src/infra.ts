@@ -125,20 +125,28 @@ export async function settledMemory(inspectPort: number): Promise<SettledMemory>
       expression: 'JSON.stringify(process.memoryUsage())',
       returnByValue: true,
     });
-    const m = JSON.parse(answer.result!.result!.value!) as { rss: number; heapUsed: number; external: number };
+    const m = JSON.parse(answer.result!.result!.value!) as {
+      rss: number;
+      heapUsed: number;
+      external: number;
+    };
     return { rssKb: m.rss / 1024, heapAndExternalKb: (m.heapUsed + m.external) / 1024 };
   } finally {
     ws.close();
   }
 }
 
-/** CPU seconds a process has used (Linux /proc, user + system; clock ticks of 1/100 s), 0 if unknown. */
+/** The CPU seconds in a /proc/<pid>/stat line (user + system; clock ticks of 1/100 s). */
+function cpuSecondsIn(stat: string): number {
+  // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+/** CPU seconds a process has used (Linux /proc), 0 if unknown. */
 function cpuSecondsOf(pid: number): number {
   try {
-    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
+    return cpuSecondsIn(readFileSync(`/proc/${pid}/stat`, 'utf8'));
   } catch {
     return 0;
   }
@@ -157,7 +165,7 @@ function cpuSecondsByName(name: string): Map<number, number> {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
       if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
-      found.set(Number(pid), cpuSecondsOf(Number(pid)));
+      found.set(Number(pid), cpuSecondsIn(stat));
     } catch {
       // gone meanwhile
     }
@@ -191,7 +199,8 @@ export function cpuMeter(pid: number): () => CpuUse {
     const used = process.cpuUsage(loader);
     const serverSeconds = cpuSecondsOf(pid) - server;
     let databaseSeconds = 0;
-    for (const [backend, now] of cpuSecondsByName('postgres')) databaseSeconds += now - (database.get(backend) ?? 0);
+    for (const [backend, now] of cpuSecondsByName('postgres'))
+      databaseSeconds += now - (database.get(backend) ?? 0);
     return {
       serverSeconds,
       databaseSeconds,

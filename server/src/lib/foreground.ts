@@ -25,7 +25,7 @@ export class ForegroundLoad {
   note(units = 1): void {
     this.#roll();
     this.#count += units;
-    if (this.#count + this.#previous >= this.threshold) this.#lastBusyAt = this.now();
+    if (this.#overThreshold()) this.#lastBusyAt = this.now();
   }
 
   /** Milliseconds since the process was last busy (Infinity if it never was). */
@@ -35,6 +35,10 @@ export class ForegroundLoad {
 
   busy(): boolean {
     this.#roll();
+    return this.#overThreshold();
+  }
+
+  #overThreshold(): boolean {
     return this.#count + this.#previous >= this.threshold;
   }
 

@@ -12,8 +12,6 @@ import type { AudienceCounts, PresenceInfo } from './presence-store';
  * of the process however many watch. Joiners still get the counts right after their welcome.
  */
 const audienceSendsPerSecond = 2000;
-/** Sockets sent the counts per turn of the event loop: a host's message waits for one slice at most, not for all. */
-const socketsPerTurn = 500;
 
 /**
  * The audience of an event, counted instead of announced. Viewers are not announced one by one
@@ -96,7 +94,7 @@ export class LiveAudience {
         if (sent?.key === key) continue;
         const message = audienceMessage(counts);
         this.#sent.set(eventId, { key, message, at: Date.now() });
-        await inTurns(sockets, socketsPerTurn, (conn) => conn.send(message));
+        await inTurns(sockets, (conn) => conn.send(message));
       }
     } catch (err) {
       this.logger.warn({ err }, 'live audience count failed');

@@ -120,10 +120,7 @@ export class LiveGateway implements LiveDeps {
     await gateway.phaseChanges.start();
     gateway.presence.start();
     gateway.audience.start();
-    gateway.#ping = setInterval(
-      () => void pingAll([...gateway.#byEvent.values()].flatMap((set) => [...set])),
-      pingIntervalMs,
-    );
+    gateway.#ping = setInterval(() => void pingAll(gateway.#allSockets()), pingIntervalMs);
     gateway.#ping.unref();
     return gateway;
   }
@@ -153,6 +150,10 @@ export class LiveGateway implements LiveDeps {
 
   local(eventId: string): LiveConnection[] {
     return [...(this.#byEvent.get(eventId) ?? [])];
+  }
+
+  #allSockets(): LiveConnection[] {
+    return [...this.#byEvent.values()].flatMap((set) => [...set]);
   }
 
   async #upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
@@ -356,19 +357,17 @@ export class LiveGateway implements LiveDeps {
     this.#closing = true;
     clearInterval(this.#ping);
     this.audience.stop();
-    const closed = [...this.#byEvent.values()]
-      .flatMap((set) => [...set])
-      .map(
-        (conn) =>
-          new Promise<void>((resolve) => {
-            conn.ws.once('close', () => resolve());
-            conn.close(closeCodes.goingAway, 'server shutting down');
-            setTimeout(() => {
-              conn.ws.terminate();
-              resolve();
-            }, 2000).unref();
-          }),
-      );
+    const closed = this.#allSockets().map(
+      (conn) =>
+        new Promise<void>((resolve) => {
+          conn.ws.once('close', () => resolve());
+          conn.close(closeCodes.goingAway, 'server shutting down');
+          setTimeout(() => {
+            conn.ws.terminate();
+            resolve();
+          }, 2000).unref();
+        }),
+    );
     await Promise.all(closed);
     await Promise.all([...this.#leaving]);
     await Promise.all([...this.#held.values()].flatMap((held) => [...held].map((leave) => leave())));

@@ -41,7 +41,10 @@ describe('stopping the job runner with jobs waiting in its local queue', () => {
       noHandleSignals: true,
       pollInterval: 100,
       logger,
-      preset: { worker: { localQueue: { size: jobs, ttl: 60_000 } } },
+      // Completions batched as the delivery worker batches them (WEBHOOK_JOB_BATCH_DELAY_MS): stop() then
+      // waits for the finished job's completion. Unbatched, graphile-worker sends it without awaiting
+      // it, and the rows read below raced it (the finished job still there, locked).
+      preset: { worker: { localQueue: { size: jobs, ttl: 60_000 }, completeJobBatchDelay: 10 } },
       taskList: {
         slow: async () => {
           started++;

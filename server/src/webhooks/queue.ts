@@ -36,7 +36,9 @@ export const addJobSql = (idExpr: string, runAtExpr = 'now()', priorityExpr = '0
  * returning `id` and `workspace_id` columns) with ONE call of graphile-worker's bulk `add_jobs`.
  * Calling `add_job` per row costs a function call and a NOTIFY per delivery (each with a random
  * payload, so PostgreSQL cannot fold them): about 1 ms per row on a busy machine and one wake-up of
- * every worker per row. Each workspace's pending count is read once per statement.
+ * every worker per row. Each workspace's pending count is read once per statement: `w` is
+ * materialized, because inlined into the join the planner re-ran the count for every delivery
+ * (a count of up to `rankCap` index entries per row: half the cost of a join storm's fan-out).
  */
 export const addJobsSql = (deliveriesQuery: string) =>
   `graphile_worker.add_jobs(array(
@@ -44,7 +46,7 @@ export const addJobsSql = (deliveriesQuery: string) =>
        select q0.id, q0.workspace_id, row_number() over (partition by q0.workspace_id order by q0.id) - 1 as rank
        from (${deliveriesQuery}) q0
      ),
-     w as (select ws.workspace_id, ${pendingRankSql('ws.workspace_id')} as pending from (select distinct workspace_id from q) ws)
+     w as materialized (select ws.workspace_id, ${pendingRankSql('ws.workspace_id')} as pending from (select distinct workspace_id from q) ws)
      select row('${deliverTask}', json_build_object('id', q.id::text), null, now(), ${jobMaxAttempts}, q.id::text,
        least(${rankCap}, w.pending + q.rank)::int, null)::graphile_worker.job_spec
      from q join w on w.workspace_id = q.workspace_id

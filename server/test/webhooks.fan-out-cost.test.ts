@@ -55,7 +55,11 @@ describe('the outbox fan-out of many events', () => {
              returning id, workspace_id
            )
            select count(*) from ${addJobsSql('select id, workspace_id from d')}`,
-          [JSON.stringify(deliveries.map((d) => ({ endpoint_id: d.endpointId, workspace_id: d.workspaceId })))],
+          [
+            JSON.stringify(
+              deliveries.map((d) => ({ endpoint_id: d.endpointId, workspace_id: d.workspaceId })),
+            ),
+          ],
         );
         const plan = rows[0]!['QUERY PLAN'][0].Plan;
         // Reads of webhook_delivery other than the insert itself: the pending counts.

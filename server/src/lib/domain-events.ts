@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@gathercast/contract';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { type SqlTx, sql } from '../db/sql';
 
 /** A fact about a workspace, recorded in the transaction of the change that caused it. */
 export interface DomainEventInput {
@@ -24,14 +24,14 @@ export interface RecordedDomainEvent {
 }
 
 /** Runs inside the same transaction as the change; throwing rolls the change back. */
-export type DomainEventSubscriber = (em: EntityManager, event: RecordedDomainEvent) => Promise<void>;
+export type DomainEventSubscriber = (tx: SqlTx, event: RecordedDomainEvent) => Promise<void>;
 /** The same for several events recorded together (one statement for all of them, where it can). */
-export type DomainEventsSubscriber = (em: EntityManager, events: RecordedDomainEvent[]) => Promise<void>;
+export type DomainEventsSubscriber = (tx: SqlTx, events: RecordedDomainEvent[]) => Promise<void>;
 
 /**
- * The one internal event bus. `record` must be called with the transactional entity manager of the
- * change (inside `em.transactional`), so the outbox row and everything subscribers write commit or
- * roll back with it.
+ * The one internal event bus. `record` must be called with the transaction of the change (the
+ * entity manager inside `em.transactional`, or a pg client inside `withTransaction`), so the outbox
+ * row and everything subscribers write commit or roll back with it.
  */
 export class DomainEventBus {
   private readonly subscribers: { one: DomainEventSubscriber; many?: DomainEventsSubscriber }[] = [];
@@ -41,8 +41,8 @@ export class DomainEventBus {
     this.subscribers.push({ one: subscriber, many });
   }
 
-  async record(em: EntityManager, input: DomainEventInput): Promise<RecordedDomainEvent> {
-    const [event] = await this.recordMany(em, [input]);
+  async record(tx: SqlTx, input: DomainEventInput): Promise<RecordedDomainEvent> {
+    const [event] = await this.recordMany(tx, [input]);
     return event!;
   }
 
@@ -50,7 +50,7 @@ export class DomainEventBus {
    * Several facts in one transaction with one insert (a join storm records thousands of
    * participant.joined a second: one statement per group, not per fact).
    */
-  async recordMany(em: EntityManager, inputs: DomainEventInput[]): Promise<RecordedDomainEvent[]> {
+  async recordMany(tx: SqlTx, inputs: DomainEventInput[]): Promise<RecordedDomainEvent[]> {
     if (!inputs.length) return [];
     const events: RecordedDomainEvent[] = inputs.map((input) => ({
       id: input.id ?? randomUUID(),
@@ -60,7 +60,8 @@ export class DomainEventBus {
       occurredAt: input.occurredAt ?? new Date(),
       data: input.data ?? {},
     }));
-    await em.getConnection().execute(
+    await sql(
+      tx,
       `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
        select id, type, workspace_id, event_id, payload, occurred_at
          from jsonb_to_recordset(?::jsonb)
@@ -77,12 +78,10 @@ export class DomainEventBus {
           })),
         ),
       ],
-      'run',
-      em.getTransactionContext(),
     );
     for (const { one, many } of this.subscribers) {
-      if (many) await many(em, events);
-      else for (const event of events) await one(em, event);
+      if (many) await many(tx, events);
+      else for (const event of events) await one(tx, event);
     }
     return events;
   }

@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { withLockedTransaction, withTransaction } from '../db/pool';
-import { sql } from '../db/sql';
+import { type SqlTx, sql } from '../db/sql';
 import {
   type AudienceCounts,
   noAudience,
@@ -14,6 +13,37 @@ import {
 
 /** Joins and leaves of one participant in one event serialize on this advisory lock, on every process. */
 const lockKey = (eventId: string, participantId: string) => `live:${eventId}:${participantId}`;
+
+/**
+ * A join group's one statement: which of the participants had no entry before (their first
+ * connection anywhere), and this process's connection added for each. Whether a participant is
+ * present is one index probe per joining participant (the lateral `limit 1`): joined against the
+ * event's rows instead, the planner merged the group with every row of the event, so each group of a
+ * storm read the whole audience so far.
+ */
+export const joinGroupSql = `with input as (
+    select x.participant_id, x.info from jsonb_to_recordset(?::jsonb) as x(participant_id text, info jsonb)),
+  present as (
+    select i.participant_id from input i
+     cross join lateral (select 1 from live_presence p
+                          where p.event_id = ? and p.participant_id = i.participant_id limit 1) p),
+  added as (
+    insert into live_presence (event_id, participant_id, process_id, connections, info, expires_at)
+    select ?, i.participant_id, ?, 1, i.info, clock_timestamp() + make_interval(secs => ?::float8 / 1000) from input i
+    on conflict (event_id, participant_id, process_id)
+    do update set connections = live_presence.connections + 1, info = excluded.info,
+                  expires_at = excluded.expires_at
+    returning participant_id)
+  select a.participant_id from added a where a.participant_id not in (select participant_id from present)`;
+
+/** The bindings of `joinGroupSql`, in order. */
+export const joinGroupParams = (eventId: string, processId: string, ttlMs: number, infos: PresenceInfo[]) => [
+  JSON.stringify(infos.map((info) => ({ participant_id: info.participantId, info }))),
+  eventId,
+  eventId,
+  processId,
+  ttlMs,
+];
 
 /** Presence in table live_presence (REDIS_URL unset); a per-participant advisory lock orders joins and leaves. */
 export class PgPresenceStore implements PresenceStore {
@@ -44,9 +74,9 @@ export class PgPresenceStore implements PresenceStore {
   /**
    * In the caller's transaction: the participants' advisory locks (in key order, so concurrent batches
    * on any process cannot deadlock), then one statement that tells who had no live entry before and
-   * adds this process's connection for each.
+   * adds this process's connection for each (`joinGroupSql`).
    */
-  async joinMany(tx: EntityManager, eventId: string, joins: PresenceJoin[]): Promise<PresenceJoin[]> {
+  async joinMany(tx: SqlTx, eventId: string, joins: PresenceJoin[]): Promise<PresenceJoin[]> {
     const infos = joins.map((j) => j.info);
     const lockKeys = infos.map((i) => lockKey(eventId, i.participantId)).sort();
     await sql(
@@ -56,26 +86,8 @@ export class PgPresenceStore implements PresenceStore {
     );
     const rows = await sql<{ participant_id: string }>(
       tx,
-      `with input as (
-         select x.participant_id, x.info from jsonb_to_recordset(?::jsonb) as x(participant_id text, info jsonb)),
-       present as (
-         select distinct p.participant_id from live_presence p join input i using (participant_id)
-          where p.event_id = ?),
-       added as (
-         insert into live_presence (event_id, participant_id, process_id, connections, info, expires_at)
-         select ?, i.participant_id, ?, 1, i.info, clock_timestamp() + make_interval(secs => ?::float8 / 1000) from input i
-         on conflict (event_id, participant_id, process_id)
-         do update set connections = live_presence.connections + 1, info = excluded.info,
-                       expires_at = excluded.expires_at
-         returning participant_id)
-       select a.participant_id from added a where a.participant_id not in (select participant_id from present)`,
-      [
-        JSON.stringify(infos.map((info) => ({ participant_id: info.participantId, info }))),
-        eventId,
-        eventId,
-        this.processId,
-        this.timing.ttlMs,
-      ],
+      joinGroupSql,
+      joinGroupParams(eventId, this.processId, this.timing.ttlMs, infos),
     );
     const first = new Set(rows.map((r) => r.participant_id));
     return joins.filter((j) => first.has(j.info.participantId));

@@ -1,5 +1,5 @@
 import type { EventRole } from '@gathercast/contract';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { SqlTx } from '../db/sql';
 
 /** Participants present by narrowed role (at join time), every process counted. */
 export type AudienceCounts = Record<EventRole, number>;
@@ -56,7 +56,7 @@ export interface PresenceStore {
    * the firsts marked unsettled until `settle`: if the process dies before, the sweep asks the
    * database whether their webhooks committed.
    */
-  joinMany(tx: EntityManager, eventId: string, joins: PresenceJoin[]): Promise<PresenceJoin[]>;
+  joinMany(tx: SqlTx, eventId: string, joins: PresenceJoin[]): Promise<PresenceJoin[]>;
   /**
    * After the transaction of a `joinMany`: committed, the joins are settled; not committed, they are
    * undone (a store in the database has nothing to do: its rows rolled back with the webhooks).

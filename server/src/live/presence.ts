@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { withTransaction } from '../db/pool';
 import { Batcher } from '../lib/batcher';
 import type { AppContext } from '../lib/context';
 import type { DomainEventInput } from '../lib/domain-events';
@@ -52,6 +53,8 @@ type GroupJoin = Joining & PresenceJoin;
  * Joins are grouped: those that arrive while earlier groups are being written go together, presence
  * rows and participant.joined outbox rows in ONE transaction. A join storm then costs a commit per
  * group, not per viewer, and a join is never committed without its webhook (nor the other way round).
+ * The transaction is on the plain pool: the ORM would add its query building and inline every bound
+ * value of the group's JSON as an escaped literal.
  */
 export class LivePresence {
   readonly #chains = new Map<string, Promise<unknown>>();
@@ -69,7 +72,7 @@ export class LivePresence {
    */
   readonly #outbox = new Batcher<DomainEventInput, void>(
     async (batch) => {
-      await this.ctx.orm.em.fork().transactional((tx) => this.ctx.bus.recordMany(tx, batch));
+      await withTransaction(this.ctx.pool, (tx) => this.ctx.bus.recordMany(tx, batch));
       return batch.map(() => undefined);
     },
     maxGroup,
@@ -145,7 +148,7 @@ export class LivePresence {
     }));
     const first = new Set<PresenceJoin>();
     try {
-      await this.ctx.orm.em.fork().transactional(async (tx) => {
+      await withTransaction(this.ctx.pool, async (tx) => {
         for (const e of events) {
           // A joinMany that throws has undone its own part: only those it stored are settled.
           const firsts = await this.store.joinMany(tx, e.eventId, e.joins);

@@ -17,11 +17,11 @@ export interface Webhooks {
 export async function startWebhooks(ctx: AppContext, databaseUrl: string): Promise<Webhooks> {
   const settings = webhookSettings(ctx.config);
   ctx.bus.subscribe(
-    async (em, event) => {
-      await fanOut(em, event);
+    async (tx, event) => {
+      await fanOut(tx, event);
     },
-    async (em, events) => {
-      await fanOutMany(em, events);
+    async (tx, events) => {
+      await fanOutMany(tx, events);
     },
   );
   const worker = new WebhookWorker(databaseUrl, settings, ctx.logger, ctx.foreground);

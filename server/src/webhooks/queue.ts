@@ -1,5 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '../db/sql';
+import { type SqlTx, sql } from '../db/sql';
 import type { RecordedDomainEvent } from '../lib/domain-events';
 import { webhookBody } from './payload';
 
@@ -57,15 +56,15 @@ export const addJobsSql = (deliveriesQuery: string) =>
  * the workspace that takes this type, and one job per delivery, in a single statement. Commits and
  * rolls back with the change.
  */
-export function fanOut(em: EntityManager, event: RecordedDomainEvent): Promise<number> {
-  return fanOutMany(em, [event]);
+export function fanOut(tx: SqlTx, event: RecordedDomainEvent): Promise<number> {
+  return fanOutMany(tx, [event]);
 }
 
 /** The fan-out of several events recorded together: still one statement, whatever their number. */
-export async function fanOutMany(em: EntityManager, events: RecordedDomainEvent[]): Promise<number> {
+export async function fanOutMany(tx: SqlTx, events: RecordedDomainEvent[]): Promise<number> {
   if (!events.length) return 0;
   const rows = await sql(
-    em,
+    tx,
     `with ev as (
        select * from jsonb_to_recordset(?::jsonb) as x(id uuid, type text, body text, workspace_id uuid)
      ),
@@ -88,12 +87,12 @@ export async function fanOutMany(em: EntityManager, events: RecordedDomainEvent[
 
 /** Inserts one delivery for one endpoint (test sends) and enqueues its job. */
 export async function insertDelivery(
-  em: EntityManager,
+  tx: SqlTx,
   endpointId: string,
   event: RecordedDomainEvent,
 ): Promise<string> {
   const rows = await sql(
-    em,
+    tx,
     `with d as (
        insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
        values (gen_random_uuid(), ?, ?, ?, ?, ?, 'pending', now())
@@ -106,17 +105,17 @@ export async function insertDelivery(
 }
 
 /** Enqueues (or moves to now) the attempt job of an existing delivery, ahead of automatic jobs (a manual retry). */
-export async function enqueueNow(em: EntityManager, deliveryId: string): Promise<void> {
-  await sql(em, `select ${addJobSql('?::text', 'now()', String(manualJobPriority))} is not null as queued`, [
+export async function enqueueNow(tx: SqlTx, deliveryId: string): Promise<void> {
+  await sql(tx, `select ${addJobSql('?::text', 'now()', String(manualJobPriority))} is not null as queued`, [
     deliveryId,
     deliveryId,
   ]);
 }
 
 /** Drops the waiting jobs of an endpoint's pending deliveries (the rows themselves go with the endpoint). */
-export async function dropQueuedJobs(em: EntityManager, endpointId: string): Promise<void> {
+export async function dropQueuedJobs(tx: SqlTx, endpointId: string): Promise<void> {
   await sql(
-    em,
+    tx,
     `select count(graphile_worker.remove_job(d.id::text)) as n from webhook_delivery d where d.endpoint_id = ? and d.status = 'pending'`,
     [endpointId],
   );

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import type { GatewayClaims } from '../lib/gateway-tokens';
 import type { Target } from './fanout';
 import type { PresenceInfo } from './presence-store';
-import { type Corkable, holdUntilTurnEnds } from './write-coalescing';
+import { type Corkable, coalesceAfterFirstWrite, holdUntilTurnEnds } from './write-coalescing';
 
 /** A refusal sent back as an `error` message; the connection stays open. */
 export class LiveError extends Error {
@@ -127,8 +127,14 @@ export class LiveConnection {
       this.ws.terminate();
       return;
     }
-    holdUntilTurnEnds(this.socket);
+    coalesceAfterFirstWrite(this.socket);
     this.ws.send(encoded(message), { binary: false });
+  }
+
+  /** The welcome and what follows it this turn (the snapshot, the counts) leave in one write. */
+  sendWelcome(welcome: LiveServerMessage): void {
+    holdUntilTurnEnds(this.socket);
+    this.sendNow(welcome);
   }
 
   /** Sends what waited for the welcome and the snapshot; from now on messages go straight out. */

@@ -83,7 +83,7 @@ export async function welcomeConnection(
     if (lobby !== 'none') {
       if (resume) await readPosition();
       conn.lobby = true;
-      conn.sendNow(await welcomeOf(gw, conn, event, phaseGrant(config, subjectOf(conn), null) as MediaGrant));
+      conn.sendWelcome(await welcomeOf(gw, conn, event, phaseGrant(config, subjectOf(conn), null) as MediaGrant));
       conn.release();
       if (lobby === 'denied') {
         conn.lobby = false;
@@ -106,10 +106,10 @@ export async function welcomeConnection(
     backlog.envelopes = backlog.envelopes.filter((e) => e.message && conn.receives(e.target));
     conn.lastSeq = resume!.after;
     const resumed = { after: resume!.after, replayed: backlog.envelopes.length };
-    conn.sendNow(await welcomeOf(gw, conn, event, media, resumed, resume!.secret));
+    conn.sendWelcome(await welcomeOf(gw, conn, event, media, resumed, resume!.secret));
   } else {
     if (resume) await readPosition();
-    conn.sendNow(await welcomeOf(gw, conn, event, media));
+    conn.sendWelcome(await welcomeOf(gw, conn, event, media));
   }
   if (conn.closed) return;
   conn.joined = true;

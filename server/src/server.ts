@@ -10,7 +10,7 @@ import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
 import { entities } from './app/entities';
 import { buildRouter } from './app/routes';
 import { migrate, openOrm } from './db/orm';
-import { createPool } from './db/pool';
+import { createPool, warmUp } from './db/pool';
 import { createMailer } from './email/create-mailer';
 import { GatewayTokens } from './lib/gateway-tokens';
 import { type AppOptions, createApp } from './http/app';
@@ -66,6 +66,7 @@ export async function startServer(
   await migrate(orm, databaseUrl);
   const rateLimits = createRateLimitStore(orm, config.redisUrl, logger);
   const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'));
+  await warmUp(pool);
   const credentialCache = new CredentialCache({ leaseMs: 3000, maxAgeMs: 60_000, maxEntries: 10_000 });
   const credentialChanges = new CredentialChanges(databaseUrl, credentialCache, pool, logger);
   await credentialChanges.start();

@@ -67,6 +67,16 @@ async function presenceOf(databaseUrl: string, eventId: string, participantId: s
   return { joined: await of('participant.joined'), left: await of('participant.left') };
 }
 
+/**
+ * The host, once its own presence.joined is numbered: a broadcast's attendee (counted, not announced)
+ * hears no room messages, so its stream matches the host's only from a position past that one.
+ */
+async function hostOn(server: RunningServer, eventId: string) {
+  const host = await LiveClient.join(server, await tokenFor(server, eventId, { role: 'host' }));
+  await host.next('presence.joined');
+  return host;
+}
+
 /** A signed-in participant with a real user record (questions name their author). */
 async function voterOn(server: RunningServer, gc: GathercastClient, eventId: string) {
   const user = await gc.users.upsert({ body: { externalSub: `resume-${randomUUID()}`, name: 'Vera' } });
@@ -105,7 +115,7 @@ describe('a live socket cut by the network', () => {
 
   it('resumes after 5 s: every message once and in order, and no presence webhooks', async () => {
     const event = await eventIn(gc, 'live', features);
-    const host = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'host' }));
+    const host = await hostOn(t.server, event.id);
     const voter = await voterOn(t.server, gc, event.id);
     const userId = randomUUID();
     const me = await attendee(proxy, await tokenFor(t.server, event.id, { role: 'participant', userId }));
@@ -149,7 +159,7 @@ describe('a resume after the window', () => {
 
   it('gets resume_failed, a fresh welcome and the snapshot; the SDK reports a reset', async () => {
     const event = await eventIn(gc, 'live', features);
-    const host = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'host' }));
+    const host = await hostOn(t.server, event.id);
     host.send({ type: 'banner.show', text: 'Back soon' });
     await host.next('banner');
     const userId = randomUUID();
@@ -205,7 +215,7 @@ describe.each([
         apiKey: (await createWorkspace(databaseUrl)).apiKey,
       });
       const event = await eventIn(gc, 'live', features);
-      const host = await LiveClient.join(b, await tokenFor(b, event.id, { role: 'host' }));
+      const host = await hostOn(b, event.id);
       const voter = await voterOn(b, gc, event.id);
       const userId = randomUUID();
       const me = await attendee(proxy, await tokenFor(b, event.id, { role: 'participant', userId }));

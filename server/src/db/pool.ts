@@ -3,15 +3,28 @@ import pg from 'pg';
 /** What the hot-path readers need from a pool (a pg.Pool, or a client in tests). */
 export type Queryable = Pick<pg.Pool, 'query'>;
 
+/** Connections the pool opens at start and keeps through idle periods (see `warmUp`). */
+const warmConnections = 4;
+
 /**
  * A plain pg pool beside the ORM, for the queries every request makes (authentication): named
  * prepared statements with no query-builder work in between.
  */
 export function createPool(connectionString: string, onError: (err: Error) => void): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: 10, idleTimeoutMillis: 30_000 });
+  const pool = new pg.Pool({ connectionString, max: 10, min: warmConnections, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', onError);
   return pool;
+}
+
+/**
+ * Opens the pool's first connections before the server listens: a connection costs a backend
+ * process and tens of milliseconds, which the first requests (and a live event's first joins, whose
+ * presence group and reads run here at once) would otherwise wait for one after another.
+ */
+export async function warmUp(pool: pg.Pool): Promise<void> {
+  const clients = await Promise.all(Array.from({ length: warmConnections }, () => pool.connect()));
+  for (const client of clients) client.release();
 }
 
 /** Runs `fn` in a transaction on one pooled connection; commits, or rolls back and rethrows; always returns the connection. */

@@ -83,7 +83,9 @@ export async function welcomeConnection(
     if (lobby !== 'none') {
       if (resume) await readPosition();
       conn.lobby = true;
-      conn.sendWelcome(await welcomeOf(gw, conn, event, phaseGrant(config, subjectOf(conn), null) as MediaGrant));
+      conn.sendWelcome(
+        await welcomeOf(gw, conn, event, phaseGrant(config, subjectOf(conn), null) as MediaGrant),
+      );
       conn.release();
       if (lobby === 'denied') {
         conn.lobby = false;

@@ -1,11 +1,12 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
+import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { coalesceAfterFirstWrite, holdUntilTurnEnds } from '../src/live/write-coalescing';
+import { coalesceWrites, holdUntilTurnEnds } from '../src/live/write-coalescing';
 
 /**
- * A socket's writes within one turn of the event loop: the first goes out at once, the rest of the
- * turn leave together when it ends. A fan-out to N sockets therefore reaches the first viewers while
- * the loop is still writing to the last; a burst of messages in one turn costs two writes a socket.
+ * A quiet socket's write goes out at once; a socket written in this turn or in the turn just before
+ * (a burst) has its writes held until the turn ends. A fan-out to N sockets therefore reaches the
+ * first viewers while the loop is still writing to the last, and a burst of messages costs a write
+ * per socket and turn, not one per message.
  */
 class FakeSocket {
   corked = 0;
@@ -29,14 +30,17 @@ class FakeSocket {
   }
 }
 
+/** Longer than the gap that ends a burst. */
+const quietly = () => sleep(30);
+
 /** What the connection does for each message: coalesce, then write. */
 function send(socket: FakeSocket, message: string): void {
-  coalesceAfterFirstWrite(socket);
+  coalesceWrites(socket);
   socket.write(message);
 }
 
 describe('write coalescing', () => {
-  it("writes a socket's first message of a turn at once", () => {
+  it('writes to a quiet socket at once', () => {
     const sockets = [new FakeSocket(), new FakeSocket()];
     for (const s of sockets) send(s, 'chat');
     // Still inside the turn: both are on the wire already.
@@ -44,7 +48,7 @@ describe('write coalescing', () => {
   });
 
   it('holds the rest of the turn and writes it as one when the turn ends', async () => {
-    await nextTurn();
+    await quietly();
     const socket = new FakeSocket();
     for (const m of ['q1', 'q2', 'q3']) send(socket, m);
     expect(socket.writes).toEqual([['q1']]);
@@ -53,18 +57,29 @@ describe('write coalescing', () => {
     expect(socket.corked).toBe(0);
   });
 
-  it('starts afresh in the next turn', async () => {
-    await nextTurn();
+  it('holds the next turn too while the burst goes on', async () => {
+    await quietly();
     const socket = new FakeSocket();
     send(socket, 'a');
-    send(socket, 'b');
     await nextTurn();
+    send(socket, 'b');
     send(socket, 'c');
-    expect(socket.writes).toEqual([['a'], ['b'], ['c']]);
+    expect(socket.writes).toEqual([['a']]);
+    await nextTurn();
+    expect(socket.writes).toEqual([['a'], ['b', 'c']]);
+  });
+
+  it('writes at once again after a quiet moment', async () => {
+    await quietly();
+    const socket = new FakeSocket();
+    send(socket, 'a');
+    await quietly();
+    send(socket, 'b');
+    expect(socket.writes).toEqual([['a'], ['b']]);
   });
 
   it('holds from the first write after an explicit hold (the 101, the welcome and the snapshot as one)', async () => {
-    await nextTurn();
+    await quietly();
     const socket = new FakeSocket();
     holdUntilTurnEnds(socket);
     for (const m of ['101', 'welcome', 'snapshot']) send(socket, m);

@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 import type { GatewayClaims } from '../lib/gateway-tokens';
 import type { Target } from './fanout';
 import type { PresenceInfo } from './presence-store';
-import { type Corkable, coalesceAfterFirstWrite, holdUntilTurnEnds } from './write-coalescing';
+import { type Corkable, coalesceWrites, holdUntilTurnEnds } from './write-coalescing';
 
 /** A refusal sent back as an `error` message; the connection stays open. */
 export class LiveError extends Error {
@@ -127,7 +127,7 @@ export class LiveConnection {
       this.ws.terminate();
       return;
     }
-    coalesceAfterFirstWrite(this.socket);
+    coalesceWrites(this.socket);
     this.ws.send(encoded(message), { binary: false });
   }
 

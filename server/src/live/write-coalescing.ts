@@ -4,24 +4,35 @@ export interface Corkable {
   uncork(): void;
 }
 
+/**
+ * A turn that starts within this long of the previous turn's flush continues a burst: a socket
+ * written in that turn is not quiet yet.
+ */
+const burstGapMs = 10;
+
 /** Sockets corked until the turn ends. */
 const held = new Set<Corkable>();
-/** Sockets written once this turn, uncorked: their next write in the turn is held. */
-const written = new Set<Corkable>();
-let flushScheduled = false;
+/** Sockets written this turn (held or not), and those written in the turn before when it was part of a burst. */
+let written = new Set<Corkable>();
+let writtenBefore = new Set<Corkable>();
+let turnOpen = false;
+let lastFlushAt = Number.NEGATIVE_INFINITY;
 
 function flushAll(): void {
-  flushScheduled = false;
+  turnOpen = false;
   for (const socket of held) socket.uncork();
   held.clear();
-  written.clear();
+  writtenBefore = written;
+  written = new Set();
+  lastFlushAt = performance.now();
 }
 
-function scheduleFlush(): void {
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(flushAll);
-  }
+/** The first write of a turn schedules its flush (and forgets the previous turn if it was long ago). */
+function openTurn(): void {
+  if (turnOpen) return;
+  turnOpen = true;
+  if (performance.now() - lastFlushAt > burstGapMs) writtenBefore = new Set();
+  setImmediate(flushAll);
 }
 
 /**
@@ -29,26 +40,25 @@ function scheduleFlush(): void {
  * upgrade's 101, then the welcome and the snapshot: one write per join).
  */
 export function holdUntilTurnEnds(socket: Corkable): void {
+  openTurn();
+  written.add(socket);
   if (held.has(socket)) return;
   socket.cork();
   held.add(socket);
-  scheduleFlush();
 }
 
 /**
- * Called before each write of a message: a socket's first write of a turn goes out at once, the
- * following ones of the same turn are held until it ends. A burst of messages delivered in one turn
- * (a thousand questions asked at once, each fanned out to every viewer) then leaves each socket as
- * two writes instead of one per message: a write is a syscall on the server and a wake-up on the
- * client, and at N messages × N sockets those dominate. A lone message fanned out to N sockets is
- * written socket by socket as the loop reaches it: held, the first viewer would wait for the whole
- * loop over the audience before anything left.
+ * Called before each write of a message. A quiet socket (nothing written this turn, nor in the turn
+ * just before) writes at once; otherwise its writes are held until the turn ends. A lone message
+ * fanned out to N sockets is then written socket by socket as the loop reaches it (held, the first
+ * viewer would wait for the whole loop over the audience before anything left), while a burst of
+ * messages (a thousand questions asked at once, each fanned out to every viewer) leaves each socket
+ * as one write per turn: a write is a syscall on the server and a wake-up on the client, and at
+ * N messages × N sockets those dominate.
  */
-export function coalesceAfterFirstWrite(socket: Corkable): void {
+export function coalesceWrites(socket: Corkable): void {
+  openTurn();
   if (held.has(socket)) return;
-  if (written.has(socket)) holdUntilTurnEnds(socket);
-  else {
-    written.add(socket);
-    scheduleFlush();
-  }
+  if (written.has(socket) || writtenBefore.has(socket)) holdUntilTurnEnds(socket);
+  else written.add(socket);
 }

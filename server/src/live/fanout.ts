@@ -278,7 +278,8 @@ export class RedisFanout implements Fanout {
   ) {
     this.#channel = `gathercast:${channel}:${namespace}`;
     this.#prefix = `gc:live:${namespace}:`;
-    this.#pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+    // Commands of one event-loop turn (a crowd's history reads and resume notices) leave as one write.
+    this.#pub = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     this.#sub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
     // ioredis reconnects by itself; a lost connection is worth a warning, not a crash.
     for (const r of [this.#pub, this.#sub])

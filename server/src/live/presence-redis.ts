@@ -114,7 +114,8 @@ export class RedisPresenceStore implements PresenceStore {
     namespace: string,
   ) {
     this.#k = keys(namespace);
-    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+    // A join group's scripts go out as one write (and a crowd's leaves of one turn too).
+    this.#redis = new Redis(redisUrl, { maxRetriesPerRequest: 2, enableAutoPipelining: true });
     this.#redis.on('error', (err) => logger.warn({ err }, 'live presence Redis connection error'));
   }
 

@@ -11,6 +11,7 @@ import { LiveAudience } from './audience';
 import { closeCodes, LiveConnection } from './connection';
 import type { LiveDeps } from './deps';
 import { dispatch } from './dispatch';
+import { eventCacheMs, largeAudience, LiveEventCache } from './event-cache';
 import { type LiveEvent, loadLiveEvent, roleIn } from './event-state';
 import { type Envelope, type Fanout, PgFanout, RedisFanout } from './fanout';
 import { timedFanout } from './fanout-metrics';
@@ -37,7 +38,6 @@ const maxPayloadBytes = 16 * 1024;
  * answered `rate_limited` at once and not kept, so a flood cannot pile up memory behind a slow query.
  */
 const maxQueuedMessages = 64;
-const eventCacheMs = 1000;
 /** How many socket writes of a fanned-out message cost about as much as one join (see ForegroundLoad). */
 const socketsPerJoinCost = 25;
 
@@ -53,7 +53,8 @@ export interface LiveOptions {
 export class LiveGateway implements LiveDeps {
   readonly #wss = new WebSocketServer({ noServer: true, maxPayload: maxPayloadBytes });
   readonly #byEvent = new Map<string, Set<LiveConnection>>();
-  readonly #events = new Map<string, { at: number; value: Promise<LiveEvent | null> }>();
+  readonly #events = new LiveEventCache((eventId) => loadLiveEvent(this.ctx.pool, eventId));
+  #freshen: NodeJS.Timeout | undefined;
   readonly presence: LivePresence;
   readonly questions: QuestionWrites;
   readonly tables: LiveTables;
@@ -92,7 +93,7 @@ export class LiveGateway implements LiveDeps {
       ctx.logger,
       timing.audienceMs,
     );
-    this.phaseChanges = new PhaseChanges(this, databaseUrl, (id) => this.#events.delete(id));
+    this.phaseChanges = new PhaseChanges(this, databaseUrl, (id) => this.#events.forget(id));
   }
 
   static async start(ctx: AppContext, databaseUrl: string, options: LiveOptions = {}): Promise<LiveGateway> {
@@ -122,6 +123,8 @@ export class LiveGateway implements LiveDeps {
     gateway.audience.start();
     gateway.#ping = setInterval(() => void pingAll(gateway.#allSockets()), pingIntervalMs);
     gateway.#ping.unref();
+    gateway.#freshen = setInterval(() => gateway.#events.keepFresh(gateway.#largeEvents()), eventCacheMs / 2);
+    gateway.#freshen.unref();
     return gateway;
   }
 
@@ -140,12 +143,12 @@ export class LiveGateway implements LiveDeps {
   }
 
   event(eventId: string): Promise<LiveEvent | null> {
-    const cached = this.#events.get(eventId);
-    if (cached && Date.now() - cached.at < eventCacheMs) return cached.value;
-    const value = loadLiveEvent(this.ctx.pool, eventId);
-    this.#events.set(eventId, { at: Date.now(), value });
-    value.catch(() => this.#events.delete(eventId));
-    return value;
+    return this.#events.get(eventId);
+  }
+
+  /** Events with a large audience on this process (their state is kept fresh in the background). */
+  *#largeEvents(): Iterable<string> {
+    for (const [eventId, sockets] of this.#byEvent) if (sockets.size >= largeAudience) yield eventId;
   }
 
   local(eventId: string): LiveConnection[] {
@@ -253,7 +256,7 @@ export class LiveGateway implements LiveDeps {
       set.delete(conn);
       if (!set.size && this.#byEvent.get(event.id) === set) {
         this.#byEvent.delete(event.id);
-        this.#events.delete(event.id);
+        this.#events.forget(event.id);
         this.audience.forget(event.id);
         this.snapshots.forget(event.id);
         this.seqs.forget(event.id);
@@ -356,6 +359,7 @@ export class LiveGateway implements LiveDeps {
   async close(): Promise<void> {
     this.#closing = true;
     clearInterval(this.#ping);
+    clearInterval(this.#freshen);
     this.audience.stop();
     const closed = this.#allSockets().map(
       (conn) =>

@@ -35,6 +35,12 @@ const webhookOf = (
 
 /** At most this many joins, or leaves, are written in one transaction. */
 const maxGroup = 200;
+/**
+ * While the process serves a burst, a join group waits this long to fill before it is written. Nobody
+ * waits on it (the welcome went out already; presence messages and the webhook follow it), and a group
+ * costs six statements whatever its size: in a storm, groups of ~20 became groups of ~50.
+ */
+const busyGroupLingerMs = 25;
 
 interface Joining {
   workspaceId: string;
@@ -63,7 +69,12 @@ export class LivePresence {
    * costs six statements whatever its size, so fewer, larger groups are what keeps a storm cheap; a
    * lone join still goes at once.
    */
-  readonly #joins = new Batcher<Joining, boolean>((batch) => this.#joinBatch(batch), maxGroup, 1);
+  readonly #joins = new Batcher<Joining, boolean>(
+    (batch) => this.#joinBatch(batch),
+    maxGroup,
+    1,
+    () => (this.ctx.foreground.busy() ? busyGroupLingerMs : 0),
+  );
   /**
    * Presence webhooks recorded outside a join group (participant.left, and the participant.joined a
    * sweep finds never announced), grouped the same way: when a crowd leaves at once (the end of a

@@ -89,6 +89,7 @@ export class LiveGateway implements LiveDeps {
         counts: (eventId) => this.presence.counts(eventId),
         events: () => this.#byEvent.keys(),
         local: (eventId) => this.local(eventId),
+        busy: () => ctx.foreground.busy(),
       },
       ctx.logger,
       timing.audienceMs,

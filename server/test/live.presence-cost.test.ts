@@ -5,6 +5,7 @@ import { joinGroupParams, joinGroupSql } from '../src/live/presence-pg';
 import type { PresenceInfo } from '../src/live/presence-store';
 import { createTestDatabase } from './support/database';
 import { createWorkspace, withDb } from './support/fixtures';
+import { scansOf } from './support/plans';
 
 /**
  * A join costs O(1) in the audience size, in the database too: a join group's presence statement
@@ -32,15 +33,6 @@ beforeAll(async () => {
   });
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
 const viewer = (participantId: string): PresenceInfo => ({
   participantId,
   userId: null,
@@ -61,14 +53,10 @@ describe('a join group in the database', () => {
       await db.query('begin');
       try {
         const params = joinGroupParams(eventId, randomUUID(), 30_000, group);
-        const [explained] = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          db,
-          `explain (analyze, format json) ${joinGroupSql}`,
-          params,
+        const rowsRead = (await scansOf(db, joinGroupSql, params, 'live_presence')).reduce(
+          (sum, n) => sum + n['Actual Rows'] * n['Actual Loops'],
+          0,
         );
-        const rowsRead = nodesOf(explained!['QUERY PLAN'][0].Plan)
-          .filter((n) => n['Relation Name'] === 'live_presence' && n['Node Type'] !== 'ModifyTable')
-          .reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0);
         await db.query('rollback');
         await db.query('begin');
         const rows = await sql<{ participant_id: string }>(db, joinGroupSql, params);

@@ -38,7 +38,7 @@ const maxGroup = 200;
 /**
  * While the process serves a burst, a join group waits this long to fill before it is written. Nobody
  * waits on it (the welcome went out already; presence messages and the webhook follow it), and a group
- * costs six statements whatever its size: in a storm, groups of ~20 became groups of ~50.
+ * costs six statements whatever its size: in a storm, groups of ~20 became groups of ~80.
  */
 const busyGroupLingerMs = 25;
 

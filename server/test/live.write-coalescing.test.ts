@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn, setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { coalesceWrites, holdUntilTurnEnds } from '../src/live/write-coalescing';
+import { coalesceWrites, holdUntilTurnEnds, rememberedSockets } from '../src/live/write-coalescing';
 
 /**
  * A quiet socket's write goes out at once; a socket written in this turn or in the turn just before
@@ -86,5 +86,18 @@ describe('write coalescing', () => {
     expect(socket.writes).toEqual([]);
     await nextTurn();
     expect(socket.writes).toEqual([['101', 'welcome', 'snapshot']]);
+  });
+
+  it('lets go of the sockets of a burst once it is over', async () => {
+    await quietly();
+    const sockets = Array.from({ length: 3 }, () => new FakeSocket());
+    for (const s of sockets) send(s, 'a');
+    await nextTurn();
+    for (const s of sockets) send(s, 'b');
+    await nextTurn();
+    expect(rememberedSockets()).toBe(3);
+    // Nothing written since: after the gap that ends a burst, none of them is referenced.
+    await quietly();
+    expect(rememberedSockets()).toBe(0);
   });
 });

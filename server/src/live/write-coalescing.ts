@@ -18,6 +18,17 @@ let writtenBefore = new Set<Corkable>();
 let turnOpen = false;
 let lastFlushAt = Number.NEGATIVE_INFINITY;
 
+/**
+ * Forgets the last turn's sockets once the burst gap has passed with no turn after it: otherwise a
+ * burst's sockets (an audience that then left) would stay referenced until something is written again.
+ * One timer, re-armed by each flush.
+ */
+let quietTimer: NodeJS.Timeout | undefined;
+function forgetQuietBurst(): void {
+  if (!turnOpen && performance.now() - lastFlushAt > burstGapMs) writtenBefore = new Set();
+  else quietTimer?.refresh();
+}
+
 function flushAll(): void {
   turnOpen = false;
   for (const socket of held) socket.uncork();
@@ -25,6 +36,13 @@ function flushAll(): void {
   writtenBefore = written;
   written = new Set();
   lastFlushAt = performance.now();
+  if (quietTimer) quietTimer.refresh();
+  else quietTimer = setTimeout(forgetQuietBurst, burstGapMs + 1).unref();
+}
+
+/** How many sockets the coalescing holds a reference to (held, or remembered as part of a burst). */
+export function rememberedSockets(): number {
+  return new Set([...held, ...written, ...writtenBefore]).size;
 }
 
 /** The first write of a turn schedules its flush (and forgets the previous turn if it was long ago). */

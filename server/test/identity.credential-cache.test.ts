@@ -116,15 +116,36 @@ describe('credential cache across processes', () => {
     const cache = b.server.ctx.credentialCache;
     expect(cache.leased).toBe(true);
 
-    await sql(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`, [
-      listenerApplicationName,
-    ]);
-    await until(() => !cache.leased);
-    expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBeGreaterThan(0);
+    // The listener reconnects at its next heartbeat (within a second, sometimes within milliseconds of
+    // the loss): the renewals it would bring are held back until the disconnected state has been
+    // looked at, so the test does not race the reconnection.
+    const renew = cache.renewLease.bind(cache);
+    const drop = cache.dropLease.bind(cache);
+    let reconnected = false;
+    let dropped = false;
+    cache.renewLease = (provenAt) => {
+      if (reconnected) renew(provenAt);
+    };
+    cache.dropLease = () => {
+      dropped = true;
+      drop();
+    };
+    try {
+      await sql(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`, [
+        listenerApplicationName,
+      ]);
+      await until(() => dropped);
+      expect(cache.leased).toBe(false);
+      expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBeGreaterThan(0);
 
-    await until(() => cache.leased);
-    await members(b, owner, { apiKey: key });
-    expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBe(0);
+      reconnected = true;
+      await until(() => cache.leased);
+      await members(b, owner, { apiKey: key });
+      expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBe(0);
+    } finally {
+      cache.renewLease = renew;
+      cache.dropLease = drop;
+    }
   });
 });
 

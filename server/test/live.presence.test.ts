@@ -4,7 +4,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { PgFanout } from '../src/live/fanout';
+import { PgFanout } from '../src/live/fanout-pg';
 import type { RunningServer } from '../src/server';
 import { eventIn } from './support/events';
 import { withDb } from './support/fixtures';

@@ -54,7 +54,10 @@ describe('PostgreSQL fan-out groups', () => {
     const burst = Array.from({ length: 60 }, (_, i) => chat(i % 3 === 0 ? second! : first!, `m${i}`));
     // Another event's envelope first: the once-a-minute history clean-up runs with it, not in the count.
     await fanout.publish(chat(randomUUID(), 'warm-up'));
-    await eventually(async () => received.length, (n) => n === 1);
+    await eventually(
+      async () => received.length,
+      (n) => n === 1,
+    );
     received.length = 0;
     writes.statements = 0;
     writes.transactions = 0;
@@ -63,7 +66,10 @@ describe('PostgreSQL fan-out groups', () => {
 
     // The first envelope goes alone; the 59 published while it was written go as one group.
     expect(writes.statements + writes.transactions).toBeLessThanOrEqual(3);
-    await eventually(async () => received.length, (n) => n === burst.length);
+    await eventually(
+      async () => received.length,
+      (n) => n === burst.length,
+    );
     for (const eventId of [first, second]) {
       const stream = received.filter((e) => e.eventId === eventId);
       expect(stream.map(textOf)).toEqual(burst.filter((e) => e.eventId === eventId).map(textOf));

@@ -59,7 +59,8 @@ export class PgFanout implements Fanout {
   async publish(envelope: Envelope): Promise<void> {
     if (!isNotice(envelope)) return this.#numbered.submit(envelope);
     const json = JSON.stringify(envelope);
-    if (Buffer.byteLength(json) <= maxInlineBytes) await this.pool.query('select pg_notify($1, $2)', [channel, `:${json}`]);
+    if (Buffer.byteLength(json) <= maxInlineBytes)
+      await this.pool.query('select pg_notify($1, $2)', [channel, `:${json}`]);
     else {
       const id = randomUUID();
       await this.pool.query(
@@ -75,7 +76,9 @@ export class PgFanout implements Fanout {
    * A lone envelope needs no transaction of its own.
    */
   async #publishGroup(envelopes: Envelope[]): Promise<undefined[]> {
-    const ordered = [...envelopes].sort((x, y) => (x.eventId < y.eventId ? -1 : x.eventId > y.eventId ? 1 : 0));
+    const ordered = [...envelopes].sort((x, y) =>
+      x.eventId < y.eventId ? -1 : x.eventId > y.eventId ? 1 : 0,
+    );
     if (ordered.length === 1) await this.#number(this.pool, ordered[0]!);
     else
       await withTransaction(this.pool, async (client) => {
@@ -131,15 +134,20 @@ export class PgFanout implements Fanout {
   }
 
   async lastSeq(eventId: string): Promise<number> {
-    const { rows } = await this.pool.query<{ seq: string }>('select seq from live_stream where event_id = $1', [
-      eventId,
-    ]);
+    const { rows } = await this.pool.query<{ seq: string }>(
+      'select seq from live_stream where event_id = $1',
+      [eventId],
+    );
     return Number(rows[0]?.seq ?? 0);
   }
 
   async since(eventId: string, after: number): Promise<Backlog | null> {
     // One statement, one snapshot: the counter and the rows agree.
-    const { rows } = await this.pool.query<{ last: string | null; seq: string | null; payload: string | null }>(
+    const { rows } = await this.pool.query<{
+      last: string | null;
+      seq: string | null;
+      payload: string | null;
+    }>(
       `select (select seq from live_stream where event_id = $1) as last, seq, payload
          from (select 1) one
          left join live_history on event_id = $1 and seq > $2
@@ -158,10 +166,12 @@ export class PgFanout implements Fanout {
     try {
       if (payload.startsWith(msgPrefix)) {
         const [seq, id] = payload.slice(msgPrefix.length).split(':');
-        const { rows } = await this.pool.query<{ payload: string }>('select payload from live_message where id = $1', [
-          id,
-        ]);
-        if (rows[0]) deliver({ ...(JSON.parse(rows[0].payload) as Envelope), ...(seq ? { seq: Number(seq) } : {}) });
+        const { rows } = await this.pool.query<{ payload: string }>(
+          'select payload from live_message where id = $1',
+          [id],
+        );
+        if (rows[0])
+          deliver({ ...(JSON.parse(rows[0].payload) as Envelope), ...(seq ? { seq: Number(seq) } : {}) });
         return;
       }
       if (!payload.startsWith(refPrefix)) return deliver(parseNumbered(payload));

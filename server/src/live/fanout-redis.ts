@@ -1,6 +1,15 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import { type Backlog, channel, type Envelope, type Fanout, type HistoryLimits, isNotice, parseNumbered, whole } from './fanout';
+import {
+  type Backlog,
+  channel,
+  type Envelope,
+  type Fanout,
+  type HistoryLimits,
+  isNotice,
+  parseNumbered,
+  whole,
+} from './fanout';
 
 // KEYS: seq counter, history stream. ARGV: channel, envelope json, window ms, max kept.
 // One script: numbering, keeping and publishing are atomic, so every subscriber sees seq order.

@@ -6,6 +6,7 @@ import { type RunningServer, startServer } from '../src/server';
 import { failure, signUp, uniqueEmail } from './support/accounts';
 import { freePort } from './support/ports';
 import { startTestServer, type TestServer } from './support/server';
+import { testRedisUrl } from './support/redis';
 
 /** TRUST_PROXY lets each test speak from its own client address (X-Forwarded-For). */
 const addressOf = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
@@ -26,7 +27,7 @@ function loginVia(baseUrl: string, email: string, password: string, address: str
 
 for (const store of ['PostgreSQL', 'Redis'] as const) {
   describe(`login throttle (${store})`, () => {
-    const env: Record<string, string> = { TRUST_PROXY: 'true', ...(store === 'Redis' ? { REDIS_URL: 'redis://127.0.0.1:6379' } : {}) };
+    const env: Record<string, string> = { TRUST_PROXY: 'true', ...(store === 'Redis' ? { REDIS_URL: testRedisUrl() } : {}) };
     let t: TestServer;
     beforeAll(async () => {
       t = await startTestServer(env);

@@ -10,8 +10,9 @@ import { eventIn } from './support/events';
 import { withDb } from './support/fixtures';
 import { liveBackends, useTwoProcesses } from './support/hooks';
 import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
+import { testRedisUrl } from './support/redis';
 
-const redisUrl = 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl();
 
 /** Two server processes on one database, as a deployment runs them: once without Redis, once with it. */
 describe.each(liveBackends)('live presence and fan-out across two processes (%s)', (backend, env) => {

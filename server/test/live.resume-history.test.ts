@@ -6,13 +6,14 @@ import { eventIn } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
 import { eventually, LiveClient, tokenFor } from './support/live';
 import { startTestServer, type TestServer } from './support/server';
+import { testRedisUrl } from './support/redis';
 
 /*
  * The event history a resume replays from is bounded per event, by count (LIVE_HISTORY_MAX) and by
  * age (LIVE_RESUME_WINDOW_MS), on both backends: what is no longer kept is gone from the store, and a
  * resume that needs it is answered resume_failed.
  */
-const redisUrl = 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl();
 const max = 3;
 const windowMs = 4000;
 

@@ -16,12 +16,13 @@ import { eventually, LiveClient, recorded, startReplica, tokenFor } from './supp
 import { ChildServer } from './support/process';
 import { startTestServer, type TestServer } from './support/server';
 import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
+import { testRedisUrl } from './support/redis';
 
 /*
  * Resume through the real network path: the SDK's LiveConnection behind a loopback TCP proxy whose
  * network is cut (or whose server process is SIGKILLed) while the event carries on.
  */
-const redisUrl = 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl();
 const features = [
   { modality: 'broadcast' as const, featureSet: ['chat' as const, 'qa' as const, 'polls' as const] },
 ];

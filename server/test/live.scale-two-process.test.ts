@@ -10,6 +10,7 @@ import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
 import { LiveClient, recorded, startReplica, tokenFor } from './support/live';
 import { ChildServer } from './support/process';
+import { testRedisUrl } from './support/redis';
 
 /*
  * One audience on two processes, at suite scale: 200 viewers (the SDK's LiveConnection, automatic
@@ -20,7 +21,7 @@ import { ChildServer } from './support/process';
  * The full 2 x 5,000 belongs to bench/live (--scenario failover). 200 a process, not more: the 10 s
  * bound holds for the test's own resumes, and a run with 300 beside a machine at load 12 took 18 s.
  */
-const redisUrl = 'redis://127.0.0.1:6379';
+const redisUrl = testRedisUrl();
 const perProcess = 200;
 /** Viewers joining at once (as a page's audience arrives: many at a time, not all in one instant). */
 const joiningAtOnce = 25;

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from './support/fixtures';
 import { startTestServer, type TestServer } from './support/server';
+import { testRedisUrl } from './support/redis';
 
 describe('/readyz', () => {
   it('answers 200 naming each part it checked: database, webhook worker, Redis (disabled without REDIS_URL)', async () => {
@@ -18,7 +19,7 @@ describe('/readyz', () => {
   });
 
   it('checks Redis when REDIS_URL is set', async () => {
-    const t = await startTestServer({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    const t = await startTestServer({ REDIS_URL: testRedisUrl() });
     try {
       const body = await (await fetch(`${t.url}/readyz`)).json();
       expect(body.checks.redis).toBe('ok');

@@ -8,19 +8,26 @@ import type { TestProject } from 'vitest/node';
 import { entities } from '../../src/app/entities';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
 import { migrate, openOrm } from '../../src/db/orm';
+import { testRedis } from './redis';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     adminDatabaseUrl: string;
     templateDatabase: string;
+    /** The Redis of the Redis-backed tests (see ./redis.ts). */
+    redisUrl: string;
   }
 }
 
 /**
  * One PostgreSQL for the run (DATABASE_URL when set, else an embedded one), and one migrated
- * template database that every test file clones (CREATE DATABASE … TEMPLATE is fast).
+ * template database that every test file clones (CREATE DATABASE … TEMPLATE is fast). One Redis for
+ * the tests that run the live plane on Redis (REDIS_URL when set, see ./redis.ts); each server keys
+ * its Redis entries by its database's name, so the test files share it without meeting.
  */
 export default async function setup(project: TestProject) {
+  const redis = await testRedis();
+  project.provide('redisUrl', redis.url);
   let embedded: EmbeddedDatabase | undefined;
   let dataDir: string | undefined;
   let adminUrl = process.env.DATABASE_URL;
@@ -50,6 +57,7 @@ export default async function setup(project: TestProject) {
     }
     await admin.end();
     await embedded?.stop();
+    await redis.stop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   };
 }

@@ -9,6 +9,7 @@ import { createTestDatabase } from './database';
 import { freePort } from './ports';
 import { waitForReady } from './process';
 import { fastWebhookEnv } from './webhook-server';
+import { testRedisUrl } from './redis';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -131,7 +132,7 @@ export async function startCluster(size = 3): Promise<Cluster> {
           PORT: String(port),
           HOST: '127.0.0.1',
           DATABASE_URL: databaseUrl,
-          REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+          REDIS_URL: testRedisUrl(),
           PUBLIC_BASE_URL: url,
           TRUST_PROXY: 'true',
           PLATFORM_KEY: clusterPlatformKey,

@@ -6,6 +6,7 @@ import { createWorkspace, type WorkspaceFixture } from './fixtures';
 import { startReplica } from './live';
 import { newPartner, type Partner } from './partner';
 import { startTestServer, type TestServer } from './server';
+import { testRedisUrl } from './redis';
 
 /*
  * Shared setup for test files, in the style of useWebhookTestServer (webhook-server.ts): each hook
@@ -80,7 +81,7 @@ export function useServerAndReplica(
 /** The two live backends for `describe.each`: PostgreSQL alone, and with Redis (REDIS_URL) beside it. */
 export const liveBackends: [backend: string, env: Record<string, string>][] = [
   ['PostgreSQL', {}],
-  ['Redis', { REDIS_URL: 'redis://127.0.0.1:6379' }],
+  ['Redis', { REDIS_URL: testRedisUrl() }],
 ];
 
 /**

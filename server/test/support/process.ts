@@ -19,8 +19,11 @@ export interface ServerProcess {
 export function spawnServer(env: Record<string, string>, entry = serverEntry): ServerProcess {
   let out = '';
   const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
+  // The run's own REDIS_URL is not handed down: a child runs on Redis only when its test asks (with
+  // testRedisUrl()), so a CI that sets REDIS_URL still tests the PostgreSQL backend too.
+  const { REDIS_URL: _runRedis, ...inherited } = process.env;
   const child = spawn(process.execPath, args, {
-    env: { ...process.env, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
+    env: { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));

@@ -10,13 +10,16 @@ import {
   type Fanout,
   type HistoryLimits,
   isNotice,
-  maxInlineBytes,
-  msgPrefix,
   parseNumbered,
-  refPrefix,
   whole,
 } from './fanout';
 import { PgListener } from './pg-listener';
+
+/** NOTIFY payloads must stay under 8000 bytes; larger envelopes are fetched from the history (or live_message). */
+const maxInlineBytes = 7000;
+/** `ref:<eventId>:<seq>`: in live_history; `msg:<seq>:<id>`: in live_message (history off; `msg::<id>` a large notice). */
+const refPrefix = 'ref:';
+const msgPrefix = 'msg:';
 
 /**
  * PostgreSQL LISTEN/NOTIFY on one channel per database (REDIS_URL unset). One statement numbers each

@@ -56,11 +56,6 @@ export interface Fanout {
 
 /** The fan-out's channel name (PostgreSQL's NOTIFY channel; Redis's, with the deployment's namespace). */
 export const channel = 'gc_live';
-/** NOTIFY payloads must stay under 8000 bytes; larger envelopes are fetched from the history (or live_message). */
-export const maxInlineBytes = 7000;
-/** `ref:<eventId>:<seq>`: in live_history; `msg:<seq>:<id>`: in live_message (history off; `msg::<id>` a large notice). */
-export const refPrefix = 'ref:';
-export const msgPrefix = 'msg:';
 
 /** `<seq>:<envelope json>`, or `:<envelope json>` for a notice: the wire form on both backends. */
 export function parseNumbered(payload: string): Envelope {

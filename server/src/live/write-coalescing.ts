@@ -18,6 +18,9 @@ let writtenBefore = new Set<Corkable>();
 let turnOpen = false;
 let lastFlushAt = Number.NEGATIVE_INFINITY;
 
+/** No turn has followed the last flush within the burst gap: the sockets it wrote are quiet again. */
+const burstOver = () => performance.now() - lastFlushAt > burstGapMs;
+
 /**
  * Forgets the last turn's sockets once the burst gap has passed with no turn after it: otherwise a
  * burst's sockets (an audience that then left) would stay referenced until something is written again.
@@ -25,7 +28,7 @@ let lastFlushAt = Number.NEGATIVE_INFINITY;
  */
 let quietTimer: NodeJS.Timeout | undefined;
 function forgetQuietBurst(): void {
-  if (!turnOpen && performance.now() - lastFlushAt > burstGapMs) writtenBefore = new Set();
+  if (!turnOpen && burstOver()) writtenBefore = new Set();
   else quietTimer?.refresh();
 }
 
@@ -49,7 +52,7 @@ export function rememberedSockets(): number {
 function openTurn(): void {
   if (turnOpen) return;
   turnOpen = true;
-  if (performance.now() - lastFlushAt > burstGapMs) writtenBefore = new Set();
+  if (burstOver()) writtenBefore = new Set();
   setImmediate(flushAll);
 }
 

@@ -10,6 +10,7 @@ export interface TestRedis {
 }
 
 const localRedis = 'redis://127.0.0.1:6379';
+const hasRedisServer = () => spawnSync('redis-server', ['--version']).status === 0;
 
 async function answers(url: string, timeoutMs = 1000): Promise<boolean> {
   const client = new Redis(url, {
@@ -39,10 +40,10 @@ export async function testRedis(): Promise<TestRedis> {
   const given = process.env.REDIS_URL;
   if (given) return { url: given, stop: async () => {} };
   if (await answers(localRedis)) return { url: localRedis, stop: async () => {} };
-  if (spawnSync('redis-server', ['--version']).status !== 0) {
+  if (!hasRedisServer()) {
     // As the browser and load-balancer tests do for theirs: Debian's package when the machine has apt.
     const install = await aptInstall(['redis-server']);
-    if (install.status !== 0 || spawnSync('redis-server', ['--version']).status !== 0) {
+    if (install.status !== 0 || !hasRedisServer()) {
       throw new Error(
         `The Redis-backed tests need a Redis: set REDIS_URL, run one on 127.0.0.1:6379, or install redis-server (apt-get install -y redis-server failed).\n${install.stderr}`,
       );

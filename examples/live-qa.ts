@@ -18,13 +18,12 @@ const connect = (url: string) =>
 
 // 1. A host signs up; the backend (API key) listens for question.created.
 const signup = await createClient({ baseUrl }).accounts.signup({
-  body: { email: `host-${randomUUID()}@example.test`, password: 'correct horse battery', name: 'Hana Host' },
+  email: `host-${randomUUID()}@example.test`,
+  password: 'correct horse battery',
+  name: 'Hana Host',
 });
 const host = createClient({ baseUrl, sessionToken: signup.sessionToken });
-const key = await host.apiKeys.create({
-  params: { id: signup.workspaces[0]!.id },
-  body: { name: 'live-qa' },
-});
+const key = await host.apiKeys.create(signup.workspaces[0]!.id, { name: 'live-qa' });
 const backend = createClient({ baseUrl, apiKey: key.secret });
 
 const received: WebhookEvent[] = [];
@@ -42,31 +41,27 @@ const receiver = createServer(async (req, res) => {
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 secret = (
   await backend.webhooks.create({
-    body: {
-      url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
-      eventTypes: ['question.created'],
-    },
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    eventTypes: ['question.created'],
   })
 ).secret;
 
 // 2. A public broadcast with Q&A, live (created with the host's session: the host is its host).
 const event = await host.events.create({
-  body: {
-    type: 'town-hall',
-    title: 'Ask me anything',
-    visibility: 'public',
-    allowAnonymousQuestions: true,
-    allowAnonymousVoting: true,
-    phases: [{ modality: 'broadcast', featureSet: ['qa', 'reactions'] }],
-  },
+  type: 'town-hall',
+  title: 'Ask me anything',
+  visibility: 'public',
+  allowAnonymousQuestions: true,
+  allowAnonymousVoting: true,
+  phases: [{ modality: 'broadcast', featureSet: ['qa', 'reactions'] }],
 });
-await host.events.publish({ params: { id: event.id } });
-await host.events.start({ params: { id: event.id } });
-const { playbackUrl } = await host.broadcast.start({ params: { id: event.id } });
+await host.events.publish(event.id);
+await host.events.start(event.id);
+const { playbackUrl } = await host.broadcast.start(event.id);
 
 // 3. Both join the live gateway: the host with their session, the viewer signed out.
-const hostLive = await connect((await host.gateway.token({ body: { eventId: event.id } })).url);
-const viewerToken = await createClient({ baseUrl }).gateway.token({ body: { eventId: event.id } });
+const hostLive = await connect((await host.gateway.token({ eventId: event.id })).url);
+const viewerToken = await createClient({ baseUrl }).gateway.token({ eventId: event.id });
 const viewerLive = await connect(viewerToken.url);
 console.log(
   `host joined as ${hostLive.welcome.identity.role}, publishing: ${hostLive.welcome.media.canPublish}`,
@@ -87,13 +82,13 @@ console.log(`votes now: ${(await voted).votes}`);
 // 5. The backend got a verified webhook; the API lists the question with its tally.
 const deadline = Date.now() + 15_000;
 while (received.length < 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-const { questions } = await backend.questions.list({ params: { id: event.id } });
+const { questions } = await backend.questions.list(event.id);
 console.log(`webhook: ${received.map((e) => e.type).join(', ')}; listed: ${questions.length} question(s)`);
 
 await hostLive.close();
 await viewerLive.close();
 receiver.close();
-await host.events.end({ params: { id: event.id } });
+await host.events.end(event.id);
 if (
   received[0]?.type !== 'question.created' ||
   questions.length !== 1 ||

@@ -13,11 +13,13 @@ const baseUrl = process.env.GATHERCAST_URL ?? 'http://localhost:3000';
 // 1. A person signs up (the dashboard's way) and mints a server-side API key.
 const person = createClient({ baseUrl });
 const account = await person.accounts.signup({
-  body: { email: `founder-${randomUUID()}@example.test`, password: 'correct horse battery', name: 'Founder' },
+  email: `founder-${randomUUID()}@example.test`,
+  password: 'correct horse battery',
+  name: 'Founder',
 });
 const workspace = account.workspaces[0]!;
 const dashboard = createClient({ baseUrl, sessionToken: account.sessionToken });
-const key = await dashboard.apiKeys.create({ params: { id: workspace.id }, body: { name: 'quickstart' } });
+const key = await dashboard.apiKeys.create(workspace.id, { name: 'quickstart' });
 console.log(`signed up; workspace ${workspace.slug}; API key ${key.secret.slice(0, 8)}… (shown once)`);
 
 // 2. The backend registers a webhook endpoint and verifies every delivery against the raw body.
@@ -37,29 +39,31 @@ const receiver = createServer(async (req, res) => {
 });
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 const endpoint = await gc.webhooks.create({
-  body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`, eventTypes: ['event.published', 'event.started', 'event.ended'] },
+  url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+  eventTypes: ['event.published', 'event.started', 'event.ended'],
 });
 secret = endpoint.secret;
 
 // 3. An event with a broadcast then breakouts, through its lifecycle.
 const event = await gc.events.create({
-  body: {
-    type: 'webinar',
-    title: 'Quickstart launch',
-    visibility: 'public',
-    phases: [{ modality: 'broadcast' }, { modality: 'breakout', config: { roomSize: 4, durationSeconds: 600, extendable: true } }],
-  },
+  type: 'webinar',
+  title: 'Quickstart launch',
+  visibility: 'public',
+  phases: [
+    { modality: 'broadcast' },
+    { modality: 'breakout', config: { roomSize: 4, durationSeconds: 600, extendable: true } },
+  ],
 });
-await gc.events.publish({ params: { id: event.id } });
-const live = await gc.events.start({ params: { id: event.id } });
+await gc.events.publish(event.id);
+const live = await gc.events.start(event.id);
 console.log(`live; active phase ${live.phases.find((p) => p.id === live.activePhaseId)?.modality}`);
-await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.activePhaseId! } });
-const ended = await gc.events.end({ params: { id: event.id } });
+await gc.events.advance(event.id, { phaseId: live.activePhaseId! });
+const ended = await gc.events.end(event.id);
 console.log(`event ${ended.status}`);
 
 // 4. Errors are typed: branch on code.
 try {
-  await gc.events.start({ params: { id: event.id } });
+  await gc.events.start(event.id);
 } catch (err) {
   if (err instanceof GathercastError) console.log(`starting an ended event: ${err.status} ${err.code}`);
 }

@@ -2,7 +2,7 @@ import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'tsup';
-import { readDocsFiles } from './src/http/docs-sources';
+import { readDocsFiles } from './src/docs/sources';
 
 // Help chat answers from docs/faq.md: the bundle carries its text, so `server/dist` runs without the repository.
 const faq = readFileSync(new URL('../docs/faq.md', import.meta.url), 'utf8');

@@ -12,5 +12,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     env: { NODE_ENV: 'test' },
+    // scripts/test.mjs names the failed tests in its closing summary from this report.
+    reporters: process.env.GC_TEST_REPORT ? ['default', 'json'] : ['default'],
+    outputFile: process.env.GC_TEST_REPORT ? { json: process.env.GC_TEST_REPORT } : undefined,
   },
 });

@@ -8,7 +8,8 @@ export default defineConfig({
   },
   test: {
     include: ['test/**/*.test.ts'],
-    // The packaging test runs npm pack + install + tsc; everything else takes milliseconds.
+    // The packaging test runs npm pack + install (in its beforeAll) + tsc; everything else takes milliseconds.
     testTimeout: 60_000,
+    hookTimeout: 60_000,
   },
 });

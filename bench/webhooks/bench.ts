@@ -9,30 +9,27 @@
  *
  *   BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres pnpm --filter @gathercast/bench-webhooks bench
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { loadavg } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { addJobsSql } from '../../server/src/webhooks/queue';
+import {
+  freshDatabase,
+  load,
+  onStop,
+  type ServerProcess,
+  sleep,
+  startServer,
+  stopAll,
+} from '../support/src/index';
 import { commits, noopJobRate } from './ceiling';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const serverDir = path.resolve(here, '../../server');
-const adminUrl =
-  process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const backlog = Number(process.env.BENCH_DELIVERIES ?? 10_000);
 const latencySamples = Number(process.env.BENCH_LATENCY_SAMPLES ?? 300);
 // The server's defaults unless overridden (server/src/webhooks/settings.ts).
 const concurrency = process.env.WEBHOOK_CONCURRENCY ?? '32';
 const poolSize = process.env.WEBHOOK_DB_POOL_SIZE ?? '8';
-const load = () => loadavg().map((x) => +x.toFixed(2));
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const withDb = (url: string, db: string) => Object.assign(new URL(url), { pathname: `/${db}` }).toString();
 
 // ---- receiver -------------------------------------------------------------------------------
 const received = new Map<string, number>();
@@ -54,59 +51,33 @@ receiver.keepAliveTimeout = 60_000;
 await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
 const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
-// ---- database and servers ---------------------------------------------------------------------
-const dbName = `gc_bench_${randomBytes(4).toString('hex')}`;
-const admin = new pg.Client({ connectionString: adminUrl });
-await admin.connect();
-await admin.query(`create database ${dbName}`);
-const databaseUrl = withDb(adminUrl, dbName);
+// ---- database and servers (bench/support: a scratch database, or an embedded PostgreSQL) ---------
+onStop(async () => {
+  receiver.close();
+  receiver.closeAllConnections();
+});
+const { url: databaseUrl, name: dbName, adminUrl } = await freshDatabase();
 const db = new pg.Client({ connectionString: databaseUrl });
 
-const children: ChildProcess[] = [];
+const servers: ServerProcess[] = [];
 async function startServers(n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    // A port the OS just handed out (a random one can collide with other work on the machine).
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port: p } = probe.address() as AddressInfo;
-        probe.close(() => resolve(p));
-      });
-    });
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      cwd: serverDir,
-      env: {
-        ...process.env,
-        NODE_ENV: 'production',
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        DATABASE_URL: databaseUrl,
-        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-        WEBHOOK_CONCURRENCY: concurrency,
-        WEBHOOK_DB_POOL_SIZE: poolSize,
-        LOG_LEVEL: 'warn',
-      },
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    children.push(child);
-    for (let t = 0; ; t++) {
-      if (t > 300 || child.exitCode !== null) throw new Error('server did not become ready');
-      try {
-        if ((await fetch(`http://127.0.0.1:${port}/readyz`)).ok) break;
-      } catch {}
-      await sleep(100);
-    }
+    servers.push(
+      await startServer({
+        name: `server ${servers.length + 1}`,
+        databaseUrl,
+        env: {
+          WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+          WEBHOOK_CONCURRENCY: concurrency,
+          WEBHOOK_DB_POOL_SIZE: poolSize,
+          LOG_LEVEL: 'warn',
+        },
+      }),
+    );
   }
 }
 async function stopServers(): Promise<void> {
-  await Promise.all(
-    children.splice(0).map(
-      (c) =>
-        new Promise<void>((resolve) => {
-          c.once('exit', () => resolve());
-          c.kill('SIGTERM');
-        }),
-    ),
-  );
+  await Promise.all(servers.splice(0).map((s) => s.stop()));
 }
 
 const body = (id: string, ws: string) =>
@@ -208,7 +179,7 @@ try {
   };
 
   for (const processes of [1, 4]) {
-    if (children.length < processes) await startServers(processes - children.length);
+    if (servers.length < processes) await startServers(processes - servers.length);
     await sleep(500);
     const t0 = performance.timeOrigin + performance.now();
     const ids = await commitDeliveries(db, endpointId, workspaceId, backlog);
@@ -253,10 +224,6 @@ try {
   results.loadAverageAtEnd = load();
   console.log(JSON.stringify(results, null, 2));
 } finally {
-  await stopServers();
   await db.end().catch(() => {});
-  await admin.query(`drop database if exists ${dbName} with (force)`).catch(() => {});
-  await admin.end();
-  receiver.close();
-  receiver.closeAllConnections();
+  await stopAll();
 }

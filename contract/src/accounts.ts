@@ -44,10 +44,11 @@ export const accountsContract = c.router(
       path: '/v1/accounts/signup',
       body: z.object({ email, password, name: z.string().trim().min(1).max(200) }),
       responses: { 201: accountSessionSchema },
-      metadata: meta({ access: 'public', errors: ['email_taken'] }),
+      metadata: meta({ access: 'public', errors: ['email_taken', 'rate_limited'] }),
       summary: 'Create an account, its first workspace and a session',
       description:
-        'Creates an account with a password, its first workspace (the account owns it) and a signed-in session: the `gc_session` cookie is set and the same token is returned as `sessionToken` for Bearer use. A verification email is sent (in email dev mode its link is returned as `verifyUrl`). Create an API key for server-side calls next (`POST /v1/workspaces/{id}/api-keys`).',
+        'Creates an account with a password, its first workspace (the account owns it) and a signed-in session: the `gc_session` cookie is set and the same token is returned as `sessionToken` for Bearer use. A verification email is sent (in email dev mode its link is returned as `verifyUrl`). Create an API key for server-side calls next (`POST /v1/workspaces/{id}/api-keys`).'+
+        ' Limited per client address and per email address (docs/limits.md); the `RateLimit-*` headers tell how many are left, and past a limit the call answers 429 `rate_limited` with `Retry-After`.',
     },
     login: {
       method: 'POST',
@@ -98,10 +99,11 @@ export const accountsContract = c.router(
           resetUrl: z.string().optional().describe('Only in email dev mode'),
         }),
       },
-      metadata: meta({ access: 'public' }),
+      metadata: meta({ access: 'public', errors: ['rate_limited'] }),
       summary: 'Email a password-reset link (same answer whatever the address)',
       description:
-        'Emails a single-use password-reset link when the address belongs to an account. The answer is the same whether or not it does, so the call cannot be used to discover accounts.',
+        'Emails a single-use password-reset link when the address belongs to an account. The answer is the same whether or not it does, so the call cannot be used to discover accounts.'+
+        ' Limited per client address and per email address (docs/limits.md); the `RateLimit-*` headers tell how many are left, and past a limit the call answers 429 `rate_limited` with `Retry-After`.',
     },
     resetPassword: {
       method: 'POST',

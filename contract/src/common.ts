@@ -1,6 +1,6 @@
 import { type ContractNoBodyType, initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { type ErrorCode, errorCodes } from './errors';
+import { type ErrorCode, errorCodes, fieldErrorCodes } from './errors';
 
 /** Module-local: each contract file builds its routes with its own `initContract()`. */
 const c = initContract();
@@ -22,8 +22,42 @@ export type AccessPolicy =
   /** A workspace API key only. */
   | 'apiKey';
 
-export interface RouteMetadata {
-  access: AccessPolicy;
+/**
+ * What an API key may do. A key holds a list of scopes (`*`: everything, the default, so keys made
+ * before scopes existed keep working); every route an API key can call names the one scope it needs
+ * in its metadata, and the server's authorization refuses a key without it (403 `forbidden`).
+ * A `:write` scope includes the `:read` scope of the same resource.
+ */
+export const apiScopes = [
+  '*',
+  'events:read',
+  'events:write',
+  'people:read',
+  'people:write',
+  'registrations:read',
+  'registrations:write',
+  'content:read',
+  'content:write',
+  'webhooks:read',
+  'webhooks:write',
+  'live:tokens',
+  'workspace:read',
+  'workspace:write',
+] as const;
+export type ApiScope = (typeof apiScopes)[number];
+export const apiScopeSchema = z.enum(apiScopes);
+
+/** The scopes that grant `scope`: itself, `*`, and for a `:read` scope its `:write` sibling. */
+export function scopesGranting(scope: ApiScope): ApiScope[] {
+  const granting: ApiScope[] = ['*', scope];
+  if (scope.endsWith(':read')) granting.push(scope.replace(/:read$/, ':write') as ApiScope);
+  return granting;
+}
+
+/** Policies an API key can pass: their routes must name a scope (a missing one fails the typecheck). */
+export type KeyAccessPolicy = 'member' | 'admin' | 'apiKey';
+
+interface RouteMetadataBase {
   /**
    * Where the workspace comes from: `path` reads the `id` path parameter of `/v1/workspaces/:id/...`;
    * `context` uses the API key's workspace, or `x-workspace-id` for sessions.
@@ -41,6 +75,17 @@ export interface RouteMetadata {
    */
   errors?: readonly ErrorCode[];
 }
+
+export type RouteMetadata =
+  | (RouteMetadataBase & {
+      access: Exclude<AccessPolicy, KeyAccessPolicy>;
+      scope?: undefined;
+    })
+  | (RouteMetadataBase & {
+      access: KeyAccessPolicy;
+      /** The scope an API key needs to call this route (sessions are governed by `access` alone). */
+      scope: Exclude<ApiScope, '*'>;
+    });
 
 export const meta = (metadata: RouteMetadata) => metadata;
 
@@ -71,11 +116,23 @@ export const errorCodeSchema = z.enum(errorCodes);
 
 export const problemSchema = z
   .object({
-    type: z.string().describe('{errors_base}/<code>'),
+    type: z.string().describe('{errors_base}/<code>: a page describing the problem type'),
+    title: z.string().describe('RFC 9457: the code in words (`Invalid state`), the same for every occurrence'),
+    status: z.number().int().describe('RFC 9457: the HTTP status code, repeated for logs and proxies'),
     code: z.string().describe('Stable machine-readable code; branch on this and the HTTP status'),
-    detail: z.string().describe('Human-readable; the text may change'),
+    detail: z.string().describe('Human-readable, about this occurrence; the text may change'),
     errors: z
-      .array(z.object({ path: z.string(), message: z.string() }))
+      .array(
+        z.object({
+          path: z
+            .string()
+            .describe(
+              'Where the invalid value is: the part of the request (`body`, `query`, `params` for the path, `headers`), then the field, dot-separated (`body.title`, `body.phases.0.config.roomSize`, `query.cursor`, `headers.idempotency-key`)',
+            ),
+          code: z.enum(fieldErrorCodes).describe('Stable: what is wrong with the field'),
+          message: z.string().describe('Human-readable; the text may change'),
+        }),
+      )
       .optional()
       .describe('bad_request only: one entry per invalid field'),
     requestId: z
@@ -112,6 +169,19 @@ export const paginationQuery = z.object({
   cursor: z.string().min(1).max(500).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
 });
+
+/**
+ * The answer of every cursor list: the items under the list's own key, and `nextCursor` (null on the
+ * last page). The SDK iterates every route that takes `cursor` and answers this shape (`for await`).
+ */
+export const cursorPage = <K extends string, T extends z.ZodTypeAny>(key: K, item: T) =>
+  z.object({ [key]: z.array(item), nextCursor: z.string().nullable() } as {
+    [P in K]: z.ZodArray<T>;
+  } & { nextCursor: z.ZodNullable<z.ZodString> });
+
+/** How a cursor list pages, said the same way in every list's description. */
+export const pagingRule =
+  'Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).';
 
 export const eventRoles = ['host', 'speaker', 'participant', 'viewer', 'workspace_admin'] as const;
 export const eventRoleSchema = z.enum(eventRoles);

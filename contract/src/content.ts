@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { commonErrors, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+import { commonErrors, cursorPage, idParams, isoTimestamp, meta, noContent, paginationQuery, pagingRule, uuid } from './common';
 
 const c = initContract();
 
@@ -40,7 +40,9 @@ export const clipSchema = z.object({
   createdAt: isoTimestamp,
 });
 
-const access = meta({ access: 'member', workspace: 'context' });
+const read = meta({ access: 'member', scope: 'content:read', workspace: 'context' });
+const write = meta({ access: 'member', scope: 'content:write', workspace: 'context' });
+const broadcastControl = meta({ access: 'member', scope: 'events:write', workspace: 'context', errors: ['invalid_state'] });
 
 export const contentContract = c.router(
   {
@@ -50,7 +52,7 @@ export const contentContract = c.router(
       pathParams: idParams,
       body: z.object({ url: z.string().url().max(2000), durationSeconds: z.number().min(0).optional() }),
       responses: { 201: recordingSchema },
-      metadata: access,
+      metadata: write,
       summary: 'Ingest a merged recording (fires recording.ready)',
       description:
         'Ingests a merged recording of the event (its media URL and duration) and fires `recording.ready`.',
@@ -59,11 +61,12 @@ export const contentContract = c.router(
       method: 'GET',
       path: '/v1/events/:id/recordings',
       pathParams: idParams,
-      responses: { 200: z.object({ recordings: z.array(recordingSchema) }) },
-      metadata: access,
+      query: paginationQuery,
+      responses: { 200: cursorPage('recordings', recordingSchema) },
+      metadata: read,
       summary: 'List recordings',
       description:
-        'The event’s recordings, newest first. Another workspace’s event answers 404.',
+        `The event’s recordings, newest first. Another workspace’s event answers 404. ${pagingRule}`,
     },
     deleteRecording: {
       method: 'DELETE',
@@ -71,7 +74,7 @@ export const contentContract = c.router(
       pathParams: idParams,
       body: noContent,
       responses: { 204: noContent },
-      metadata: access,
+      metadata: write,
       summary: 'Delete a recording and its clips',
       description:
         'Deletes a recording with its clips; they leave the public recap and content views at once.',
@@ -85,7 +88,7 @@ export const contentContract = c.router(
         segments: z.array(transcriptSegmentSchema).min(1).max(20_000),
       }),
       responses: { 201: transcriptSchema },
-      metadata: access,
+      metadata: write,
       summary: 'Ingest a transcript (fires transcript.ready; produces the summary and table notes)',
       description:
         'Ingests a transcript of the event (timed segments with speakers) and fires `transcript.ready`. The event’s summary and the breakout tables’ notes are produced from it in the background.',
@@ -94,11 +97,12 @@ export const contentContract = c.router(
       method: 'GET',
       path: '/v1/events/:id/transcripts',
       pathParams: idParams,
-      responses: { 200: z.object({ transcripts: z.array(transcriptSchema) }) },
-      metadata: access,
+      query: paginationQuery,
+      responses: { 200: cursorPage('transcripts', transcriptSchema) },
+      metadata: read,
       summary: 'List transcripts',
       description:
-        'The event’s transcripts, with their segments. Another workspace’s event answers 404.',
+        `The event’s transcripts, with their segments, newest first. Another workspace’s event answers 404. ${pagingRule}`,
     },
     deleteTranscript: {
       method: 'DELETE',
@@ -106,7 +110,7 @@ export const contentContract = c.router(
       pathParams: idParams,
       body: noContent,
       responses: { 204: noContent },
-      metadata: access,
+      metadata: write,
       summary: 'Delete a transcript',
       description:
         'Deletes a transcript. The summary and table notes already produced from it stay.',
@@ -121,7 +125,7 @@ export const contentContract = c.router(
         endSeconds: z.number().min(0),
       }),
       responses: { 201: clipSchema },
-      metadata: access,
+      metadata: write,
       summary: 'Request a clip of a recording (fires clip.ready)',
       description:
         'Requests a clip (a time range) of a recording; `clip.ready` fires when it is ready.',
@@ -130,11 +134,12 @@ export const contentContract = c.router(
       method: 'GET',
       path: '/v1/recordings/:id/clips',
       pathParams: idParams,
-      responses: { 200: z.object({ clips: z.array(clipSchema) }) },
-      metadata: access,
+      query: paginationQuery,
+      responses: { 200: cursorPage('clips', clipSchema) },
+      metadata: read,
       summary: 'List a recording’s clips',
       description:
-        'The recording’s clips, ready or still being produced.',
+        `The recording’s clips, ready or still being produced, oldest first. ${pagingRule}`,
     },
     deleteClip: {
       method: 'DELETE',
@@ -142,7 +147,7 @@ export const contentContract = c.router(
       pathParams: idParams,
       body: noContent,
       responses: { 204: noContent },
-      metadata: access,
+      metadata: write,
       summary: 'Delete a clip',
       description:
         'Deletes a clip; it leaves the public views at once.',
@@ -161,7 +166,7 @@ export const broadcastContract = c.router(
       responses: {
         200: z.object({ broadcastId: uuid, eventId: uuid, status: z.enum(['live', 'paused']), playbackUrl: z.string() }),
       },
-      metadata: meta({ ...access, errors: ['invalid_state'] }),
+      metadata: broadcastControl,
       summary: 'Start streaming the active broadcast phase (fires broadcast.live)',
       description:
         'Starts streaming the active broadcast phase and fires `broadcast.live` with the playback URL. The event must be live with a broadcast phase active (409 `invalid_state` otherwise); starting a paused broadcast resumes it.',
@@ -174,7 +179,7 @@ export const broadcastContract = c.router(
       responses: {
         200: z.object({ broadcastId: uuid, eventId: uuid, status: z.enum(['live', 'paused']), playbackUrl: z.string() }),
       },
-      metadata: meta({ ...access, errors: ['invalid_state'] }),
+      metadata: broadcastControl,
       summary: 'Pause the broadcast (fires broadcast.paused)',
       description:
         'Pauses the broadcast and fires `broadcast.paused`. Only while the event is live (409 `invalid_state`).',

@@ -92,3 +92,42 @@ export const errorMeanings: Record<ErrorCode, string> = {
   idp_not_configured: 'Identity-provider sign-in is not configured on this server.',
   service_unavailable: 'A dependency (the database, an identity provider, a partner key set) is unavailable; retry shortly.',
 };
+
+/**
+ * The `code` of one `errors[]` entry of a `bad_request`: what is wrong with that field, stable like the
+ * problem codes (the entry's `message` is for humans and may change).
+ */
+export const fieldErrorCodes = [
+  'required',
+  'invalid_type',
+  'too_long',
+  'too_short',
+  'too_large',
+  'too_small',
+  'invalid_enum',
+  'invalid_format',
+  'invalid_value',
+  'unknown_field',
+  'invalid_text',
+  'too_deep',
+] as const;
+export type FieldErrorCode = (typeof fieldErrorCodes)[number];
+
+/** What each field code means, for the API reference and the error pages. */
+export const fieldErrorMeanings: Record<FieldErrorCode, string> = {
+  required: 'The field is missing (or null where a value is needed).',
+  invalid_type: 'The value has the wrong JSON type (a number where a string belongs, …).',
+  too_long: 'A string or a list longer than allowed.',
+  too_short: 'A string or a list shorter than allowed (an empty string where text is needed).',
+  too_large: 'A number or a date above the allowed range.',
+  too_small: 'A number or a date below the allowed range.',
+  invalid_enum: 'Not one of the allowed values; the message lists them.',
+  invalid_format: 'A string in the wrong format (a UUID, a URL, an email, a date-time, …).',
+  invalid_value: 'A value the field does not accept for another reason; the message says why.',
+  unknown_field: 'A field this route does not take.',
+  invalid_text: 'Text holding NUL (U+0000) or an unpaired UTF-16 surrogate.',
+  too_deep: 'JSON nested deeper than 32 levels of objects and arrays.',
+};
+
+/** A problem's RFC 9457 `title`: its code in words (`invalid_state` → "Invalid state"), the same for every occurrence. */
+export const problemTitle = (code: string): string => `${code.charAt(0).toUpperCase()}${code.slice(1).replace(/_/g, ' ')}`;

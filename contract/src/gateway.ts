@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+import { commonErrors, cursorPage, eventRoleSchema, idParams, isoTimestamp, meta, noContent, paginationQuery, pagingRule, uuid } from './common';
 
 const c = initContract();
 
@@ -28,10 +28,13 @@ export const gatewayContract = c.router(
           anonymous: z.boolean(),
         }),
       },
-      metadata: meta({ access: 'public', errors: ['not_found', 'invalid_state', 'sign_in_required'] }),
+      metadata: meta({
+        access: 'public',
+        errors: ['not_found', 'invalid_state', 'sign_in_required', 'forbidden'],
+      }),
       summary: 'A short-lived live-gateway token (Bearer session optional)',
       description:
-        'Mints a live-gateway token for one event, valid 5 minutes: open `GET /v1/live?token=…` with it (the answer’s `url`). With a Bearer session the token carries the caller’s event role; without one the caller joins anonymously as a viewer, which only broadcasts allow (calls answer 401 `sign_in_required`). Ended events and events without phases answer 409 `invalid_state`.',
+        'Mints a live-gateway token for one event, valid 5 minutes: open `GET /v1/live?token=…` with it (the answer’s `url`). With a Bearer session the token carries the caller’s event role; without one the caller joins anonymously as a viewer, which only broadcasts allow (calls answer 401 `sign_in_required`). Ended events and events without phases answer 409 `invalid_state`. An API key alone is refused (403 `forbidden`): a backend mints tokens for its users with `POST /v1/events/{id}/live-tokens`.',
     },
     guestSession: {
       method: 'POST',
@@ -72,7 +75,7 @@ export const guestIntegrationsContract = c.router(
           path: ['jwksUrl'],
         }),
       responses: { 201: guestIntegrationSchema },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path' }),
       summary: 'Register a partner allowed to issue guest JWTs',
       description:
         'Registers a partner that may issue guest JWTs for this workspace’s events: its issuer, audience and JWKS URL.',
@@ -81,11 +84,12 @@ export const guestIntegrationsContract = c.router(
       method: 'GET',
       path: '/v1/workspaces/:id/guest-integrations',
       pathParams: idParams,
-      responses: { 200: z.object({ integrations: z.array(guestIntegrationSchema) }) },
-      metadata: meta({ access: 'member', workspace: 'path' }),
+      query: paginationQuery,
+      responses: { 200: cursorPage('integrations', guestIntegrationSchema) },
+      metadata: meta({ access: 'member', scope: 'workspace:read', workspace: 'path' }),
       summary: 'List active guest integrations',
       description:
-        'The workspace’s active guest integrations (revoked ones are left out).',
+        `The workspace’s active guest integrations (revoked ones are left out), oldest first. ${pagingRule}`,
     },
     delete: {
       method: 'DELETE',
@@ -93,7 +97,7 @@ export const guestIntegrationsContract = c.router(
       pathParams: z.object({ id: uuid, integrationId: uuid }),
       body: noContent,
       responses: { 204: noContent },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path' }),
       summary: 'Revoke a guest integration',
       description:
         'Revokes a guest integration: its JWTs are refused from now on. Guest sessions already issued run out on their own.',

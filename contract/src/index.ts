@@ -1,13 +1,22 @@
 import { accountsContract, idpContract } from './accounts';
-import { contentContract, broadcastContract } from './content';
+import { broadcastContract, contentContract } from './content';
+import { chatContract, pollsContract, reactionsContract } from './audience-records';
 import { eventsContract } from './events';
 import { gatewayContract, guestIntegrationsContract } from './gateway';
 import { invitesContract } from './invites';
 import { membershipsContract, questionsContract, usersContract } from './people';
 import { phasesContract } from './phases';
 import { devContract, publicContract } from './public';
-import { webhooksContract } from './webhooks';
+import { eventLogContract, webhooksContract } from './webhooks';
+import { registrantContract, registrationsContract } from './registrations';
+import { attendanceContract } from './attendance';
 import { apiKeysContract, membersContract, workspacesContract } from './workspaces';
+import {
+  liveJoinLinksContract,
+  liveParticipantsContract,
+  liveRoomContract,
+  liveTokensContract,
+} from './live-control';
 
 /** The whole Gathercast API, by group (named so declaration files reference the groups, not expand them). */
 export type Contract = {
@@ -25,10 +34,21 @@ export type Contract = {
   users: typeof usersContract;
   memberships: typeof membershipsContract;
   questions: typeof questionsContract;
+  polls: typeof pollsContract;
+  reactions: typeof reactionsContract;
+  chat: typeof chatContract;
   webhooks: typeof webhooksContract;
+  eventLog: typeof eventLogContract;
   broadcast: typeof broadcastContract;
   content: typeof contentContract;
   dev: typeof devContract;
+  registrations: typeof registrationsContract;
+  registrant: typeof registrantContract;
+  attendance: typeof attendanceContract;
+  liveTokens: typeof liveTokensContract;
+  liveJoinLinks: typeof liveJoinLinksContract;
+  liveParticipants: typeof liveParticipantsContract;
+  liveRoom: typeof liveRoomContract;
 };
 
 /** The whole Gathercast API. Keys are the SDK's resource names and the OpenAPI tags. */
@@ -47,24 +67,43 @@ export const contract: Contract = {
   users: usersContract,
   memberships: membershipsContract,
   questions: questionsContract,
+  polls: pollsContract,
+  reactions: reactionsContract,
+  chat: chatContract,
   webhooks: webhooksContract,
+  eventLog: eventLogContract,
   broadcast: broadcastContract,
   content: contentContract,
   dev: devContract,
+  registrations: registrationsContract,
+  registrant: registrantContract,
+  attendance: attendanceContract,
+  liveTokens: liveTokensContract,
+  liveJoinLinks: liveJoinLinksContract,
+  liveParticipants: liveParticipantsContract,
+  liveRoom: liveRoomContract,
 };
 
-export * from './common';
-export * from './errors';
-export * from './input-rules';
 export * from './accounts';
-export * from './workspaces';
-export * from './invites';
-export * from './events';
-export * from './phases';
-export * from './people';
-export * from './webhooks';
-export * from './webhook-events';
-export * from './gateway';
+export * from './common';
 export * from './content';
-export * from './public';
+export * from './errors';
+export * from './events';
+export * from './gateway';
+export * from './input-rules';
+export * from './invites';
 export * from './live';
+export * from './live-codes';
+export * from './registrations';
+export * from './attendance';
+export * from './live-control';
+export * from './live-control-schemas';
+export * from './people';
+export * from './phases';
+export * from './public';
+export * from './public-schemas';
+export * from './webhook-events';
+export * from './webhooks';
+export * from './workspaces';
+export * from './audience-records';
+export * from './sdk-routes';

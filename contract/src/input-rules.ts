@@ -11,6 +11,7 @@ export const maxInputDepth = 32;
 export interface InputProblem {
   /** Where, as `body.metadata.a.0`, `query.cursor`, `headers.idempotency-key`. */
   path: string;
+  code: 'invalid_text' | 'too_deep';
   message: string;
 }
 
@@ -35,11 +36,11 @@ export function findInputProblem(value: unknown, root: string): InputProblem | n
 function walk(value: unknown, path: string, depth: number): InputProblem | null {
   if (typeof value === 'string') {
     const message = unstorableText(value);
-    return message ? { path, message } : null;
+    return message ? { path, code: 'invalid_text', message } : null;
   }
   if (value === null || typeof value !== 'object') return null;
   if (depth >= maxInputDepth) {
-    return { path, message: `Nested deeper than ${maxInputDepth} levels of objects and arrays` };
+    return { path, code: 'too_deep', message: `Nested deeper than ${maxInputDepth} levels of objects and arrays` };
   }
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -50,7 +51,7 @@ function walk(value: unknown, path: string, depth: number): InputProblem | null 
   }
   for (const [key, child] of Object.entries(value)) {
     const keyMessage = unstorableText(key);
-    if (keyMessage) return { path: `${path}.${printableKey(key)}`, message: `Key: ${keyMessage}` };
+    if (keyMessage) return { path: `${path}.${printableKey(key)}`, code: 'invalid_text', message: `Key: ${keyMessage}` };
     const found = walk(child, `${path}.${key}`, depth + 1);
     if (found) return found;
   }

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { commonErrors, isoTimestamp, meta, noContent, uuid } from './common';
+import { commonErrors, cursorPage, isoTimestamp, meta, noContent, paginationQuery, pagingRule, uuid } from './common';
 
 const c = initContract();
 
@@ -39,20 +39,22 @@ export const invitesContract = c.router(
           url: z.string().optional().describe('The invite link, shown once: link invites (no email) and email dev mode'),
         }),
       },
-      metadata: meta({ access: 'admin', workspace: 'path', errors: ['role_not_on_event'] }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path', errors: ['role_not_on_event', 'rate_limited'] }),
       summary: 'Invite someone to the workspace or to an event',
       description:
-        'Invites someone to the workspace (role `member` or `admin`) or to an event (an event role the event has a place for, else 400 `role_not_on_event`). With an email the invite is sent to it; without one the answer carries the link (`url`), shown once.',
+        'Invites someone to the workspace (role `member` or `admin`) or to an event (an event role the event has a place for, else 400 `role_not_on_event`). With an email the invite is sent to it; without one the answer carries the link (`url`), shown once.'+
+        ' Email invites are limited per client address and per invited address (docs/limits.md): 429 `rate_limited` with `Retry-After` past a limit.',
     },
     list: {
       method: 'GET',
       path: '/v1/workspaces/:id/invites',
       pathParams: z.object({ id: uuid }),
-      responses: { 200: z.object({ invites: z.array(inviteSchema) }) },
-      metadata: meta({ access: 'member', workspace: 'path' }),
+      query: paginationQuery,
+      responses: { 200: cursorPage('invites', inviteSchema) },
+      metadata: meta({ access: 'member', scope: 'workspace:read', workspace: 'path' }),
       summary: 'List the workspace’s invites',
       description:
-        'The workspace’s invites with their state (`pending`, `accepted`, `revoked`, `expired`).',
+        `The workspace’s invites with their state (\`pending\`, \`accepted\`, \`revoked\`, \`expired\`), newest first. ${pagingRule}`,
     },
     revoke: {
       method: 'DELETE',
@@ -60,7 +62,7 @@ export const invitesContract = c.router(
       pathParams: z.object({ id: uuid, inviteId: uuid }),
       body: noContent,
       responses: { 204: noContent },
-      metadata: meta({ access: 'admin', workspace: 'path', errors: ['invalid_state'] }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path', errors: ['invalid_state'] }),
       summary: 'Revoke a pending invite',
       description:
         'Revokes a pending invite; its link stops working. An accepted invite cannot be revoked (409 `invalid_state`).',

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { eventRoleSchema, uuid } from './common';
 import { eventStatuses } from './events';
 import { modalitySchema, phaseStatuses } from './phases';
+import { type LiveErrorCode, liveErrorCodes } from './live-codes';
+import { chatModeSchema, participantIdSchema } from './live-control-schemas';
 
 /**
  * Live gateway messages (WebSocket at GET /v1/live?token=<gateway token>). Every message is `{ type, ... }`.
@@ -36,6 +38,41 @@ export const liveClientMessageSchema = z.discriminatedUnion('type', [
       requestId: z.string().max(64).optional().describe('Echoed in the audience.page answer'),
     })
     .describe('Moderators: one page of the participants present, ordered by participantId'),
+  z
+    .object({
+      type: z.literal('participant.remove'),
+      participantId: participantIdSchema,
+      reason: text.max(500).optional(),
+    })
+    .describe('Moderators: close every socket of the participant (they may come back with a new token)'),
+  z
+    .object({
+      type: z.literal('participant.ban'),
+      participantId: participantIdSchema,
+      reason: text.max(500).optional(),
+      clientAddress: z.boolean().optional(),
+    })
+    .describe('Moderators: remove and refuse the participant for the rest of the event'),
+  z.object({ type: z.literal('participant.unban'), participantId: participantIdSchema }),
+  z
+    .object({ type: z.literal('participant.mute'), participantId: participantIdSchema })
+    .describe('Moderators: refuse the participant’s chat and questions'),
+  z.object({ type: z.literal('participant.unmute'), participantId: participantIdSchema }),
+  z
+    .object({ type: z.literal('chat.delete'), messageId: uuid })
+    .describe('Moderators: delete a chat line for everyone'),
+  z
+    .object({ type: z.literal('question.delete'), questionId: uuid })
+    .describe('Moderators: delete a question for everyone'),
+  z
+    .object({
+      type: z.literal('room.update'),
+      chatMode: chatModeSchema.nullable().optional(),
+      slowModeSeconds: z.number().int().min(0).max(3600).nullable().optional(),
+    })
+    .describe(
+      'Moderators: chat lock and slow mode for the rest of the event (null: back to the phase config)',
+    ),
 ]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
 
@@ -65,6 +102,65 @@ export const audienceCountsSchema = z.object({
   workspace_admin: z.number().int(),
 });
 
+/*
+ * Audience activity a large audience receives folded into `batch` frames (docs/live-gateway.md,
+ * "Large audiences"); a small audience receives each as its own message.
+ */
+const questionCreatedMessage = z.object({
+  type: z.literal('question.created'),
+  question: z.object({
+    id: uuid,
+    text: z.string(),
+    authorName: z.string().nullable(),
+    votes: z.number().int(),
+  }),
+});
+const questionUpdatedMessage = z.object({
+  type: z.literal('question.updated'),
+  questionId: uuid,
+  votes: z.number().int(),
+  status: z.string(),
+});
+const chatMessage = z.object({
+  type: z.literal('chat.message'),
+  id: uuid.optional().describe('The line in the event’s chat log (GET /v1/events/{id}/chat)'),
+  from: liveParticipantSchema,
+  text: z.string(),
+  sentAt: z.string(),
+});
+const pollMessage = z.object({
+  type: z.literal('poll'),
+  pollId: uuid,
+  question: z.string(),
+  options: z.array(z.string()),
+  counts: z.array(z.number().int()),
+  closed: z.boolean(),
+});
+const reactionsMessage = z
+  .object({
+    type: z.literal('reactions'),
+    reactions: z
+      .array(z.object({ emoji: z.string(), count: z.number().int().positive() }))
+      .describe('Reactions sent since the previous frame, counted per emoji'),
+  })
+  .describe('A large audience’s reactions of one interval, counted (a small audience gets each `reaction`)');
+
+export const liveBatchedMessageSchema = z.discriminatedUnion('type', [
+  questionCreatedMessage,
+  questionUpdatedMessage,
+  chatMessage,
+  pollMessage,
+  reactionsMessage,
+]);
+const liveResumeSchema = z.object({
+  secret: z
+    .string()
+    .describe(
+      'Pass back as ?resume= (with ?after=<last seq>) when reconnecting; it resumes nothing from before the session joined',
+    ),
+  windowMs: z.number().int().describe('How long the event keeps its history for a resume'),
+});
+
 const liveServerMessageTypes = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('welcome'),
@@ -81,12 +177,9 @@ const liveServerMessageTypes = z.discriminatedUnion('type', [
       .int()
       .nonnegative()
       .describe('The seq this socket starts after: every fanned-out message with a higher seq follows'),
-    resume: z
-      .object({
-        secret: z.string().describe('Pass back as ?resume= (with ?after=<last seq>) when reconnecting'),
-        windowMs: z.number().int().describe('How long the event keeps its history for a resume'),
-      })
-      .describe('How to resume this session after a dropped socket'),
+    resume: liveResumeSchema.describe(
+      'How to resume this session after a dropped socket (a lobby waiter gets its own with lobby.admitted)',
+    ),
     resumed: z
       .object({
         after: z.number().int().nonnegative().describe('The seq the socket resumed after'),
@@ -96,7 +189,11 @@ const liveServerMessageTypes = z.discriminatedUnion('type', [
       .describe('Set when this socket resumed an earlier one; null for a fresh session'),
   }),
   z.object({ type: z.literal('pong') }),
-  z.object({ type: z.literal('error'), code: z.string(), detail: z.string() }),
+  z.object({
+    type: z.literal('error'),
+    code: z.enum(liveErrorCodes as [LiveErrorCode, ...LiveErrorCode[]]),
+    detail: z.string(),
+  }),
   z
     .object({ type: z.literal('presence.joined'), participant: liveParticipantSchema })
     .describe('A participant other than a viewer arrived; viewers receive `audience` instead'),
@@ -118,29 +215,61 @@ const liveServerMessageTypes = z.discriminatedUnion('type', [
       nextCursor: z.string().nullable().describe('Pass as cursor for the next page; null on the last page'),
     })
     .describe('Answer to audience.list'),
-  z.object({
-    type: z.literal('question.created'),
-    question: z.object({ id: uuid, text: z.string(), authorName: z.string().nullable(), votes: z.number().int() }),
-  }),
-  z.object({ type: z.literal('question.updated'), questionId: uuid, votes: z.number().int(), status: z.string() }),
-  z.object({ type: z.literal('chat.message'), from: liveParticipantSchema, text: z.string(), sentAt: z.string() }),
+  z
+    .object({ type: z.literal('chat.deleted'), messageId: uuid })
+    .describe('A moderator deleted this chat line'),
+  z
+    .object({ type: z.literal('question.deleted'), questionId: uuid })
+    .describe('A moderator deleted this question'),
+  z
+    .object({ type: z.literal('room.settings'), chatMode: chatModeSchema, slowModeSeconds: z.number().int() })
+    .describe('The chat mode and slow mode now in force (after a change)'),
+  z
+    .object({ type: z.literal('participant.muted'), participantId: z.string(), muted: z.boolean() })
+    .describe(
+      'To the participant and moderators: their chat and questions are refused (muted) or accepted again',
+    ),
+  z
+    .object({ type: z.literal('removed'), reason: z.string().nullable(), banned: z.boolean() })
+    .describe('Last message before the close (4012 removed, 4011 banned)'),
+  questionCreatedMessage,
+  questionUpdatedMessage,
+  chatMessage,
   z.object({ type: z.literal('reaction'), emoji: z.string(), participantId: z.string() }),
   z.object({ type: z.literal('hand.raised'), participantId: z.string() }),
   z.object({ type: z.literal('hand.lowered'), participantId: z.string() }),
   z.object({ type: z.literal('banner'), text: z.string().nullable() }),
   z.object({ type: z.literal('announcement'), text: z.string() }),
-  z.object({
-    type: z.literal('poll'),
-    pollId: uuid,
-    question: z.string(),
-    options: z.array(z.string()),
-    counts: z.array(z.number().int()),
-    closed: z.boolean(),
-  }),
+  pollMessage,
+  reactionsMessage,
+  z
+    .object({
+      type: z.literal('batch'),
+      messages: z.array(liveBatchedMessageSchema).describe('In order; each is handled as if sent alone'),
+      chatSkipped: z
+        .number()
+        .int()
+        .nonnegative()
+        .describe(
+          'Chat lines of the interval left out of this sample (hosts, speakers and moderators get all)',
+        ),
+    })
+    .describe(
+      'A large audience’s activity of one interval in one frame: the latest exact counts, chat, questions',
+    ),
+  z
+    .object({ type: z.literal('poll.voted'), pollId: uuid, option: z.number().int() })
+    .describe('To the voter at once when the poll’s counts reach a large audience in `batch` frames'),
+  z
+    .object({ type: z.literal('question.voted'), questionId: uuid })
+    .describe('To the voter at once when the tallies reach a large audience in `batch` frames'),
   z.object({ type: z.literal('lobby.waiting'), participant: liveParticipantSchema }),
   z.object({
     type: z.literal('lobby.admitted'),
     media: mediaGrantSchema.describe('The media grant the admitted participant now holds'),
+    resume: liveResumeSchema.describe(
+      "The admitted session's resume secret, in place of the lobby welcome's",
+    ),
   }),
   z.object({ type: z.literal('lobby.denied') }),
   z.object({
@@ -166,3 +295,4 @@ export const liveServerMessageSchema = liveServerMessageTypes.and(
   z.object({ seq: z.number().int().positive().optional() }),
 );
 export type LiveServerMessage = z.infer<typeof liveServerMessageSchema>;
+export type LiveBatchedMessage = z.infer<typeof liveBatchedMessageSchema>;

@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, noContent, uuid } from './common';
+import { commonErrors, cursorPage, eventRoleSchema, idParams, isoTimestamp, meta, noContent, paginationQuery, pagingRule, uuid } from './common';
 
 const c = initContract();
 
@@ -40,11 +40,12 @@ export const usersContract = c.router(
     list: {
       method: 'GET',
       path: '/v1/users',
-      responses: { 200: z.object({ users: z.array(userSchema) }) },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      query: paginationQuery,
+      responses: { 200: cursorPage('users', userSchema) },
+      metadata: meta({ access: 'member', scope: 'people:read', workspace: 'context' }),
       summary: 'List pre-provisioned users',
       description:
-        'The workspace’s pre-provisioned users (participant identities your system manages, keyed by `externalSub`).',
+        `The workspace’s pre-provisioned users (participant identities your system manages, keyed by \`externalSub\`), oldest first. ${pagingRule}`,
     },
     upsert: {
       method: 'POST',
@@ -56,7 +57,7 @@ export const usersContract = c.router(
         picture: z.string().url().max(2000).nullable().optional(),
       }),
       responses: { 200: userSchema, 201: userSchema },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', scope: 'people:write', workspace: 'context' }),
       summary: 'Create (201) or update (200) a user by externalSub',
       description:
         'Creates a user (201) or updates the one with the same `externalSub` (200): the identity your system gives a person, so their event roles follow them.',
@@ -75,7 +76,7 @@ export const membershipsContract = c.router(
       pathParams: idParams,
       body: z.object({ userId: uuid, role: eventRoleSchema }),
       responses: { 201: membershipSchema },
-      metadata: meta({ access: 'member', workspace: 'context', errors: ['role_not_on_event'] }),
+      metadata: meta({ access: 'member', scope: 'people:write', workspace: 'context', errors: ['role_not_on_event'] }),
       summary: 'Give a user a role on the event',
       description:
         'Gives a user a role on the event. A user holds one role per event: giving another replaces it. A role the event’s phases have no place for answers 400 `role_not_on_event`.',
@@ -84,18 +85,19 @@ export const membershipsContract = c.router(
       method: 'GET',
       path: '/v1/events/:id/memberships',
       pathParams: idParams,
-      responses: { 200: z.object({ memberships: z.array(membershipSchema) }) },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      query: paginationQuery,
+      responses: { 200: cursorPage('memberships', membershipSchema) },
+      metadata: meta({ access: 'member', scope: 'people:read', workspace: 'context' }),
       summary: 'List the event’s memberships',
       description:
-        'The event’s memberships: which user holds which role.',
+        `The event’s memberships (which user holds which role), oldest first. ${pagingRule}`,
     },
     get: {
       method: 'GET',
       path: '/v1/events/:id/memberships/:membershipId',
       pathParams: membershipPath,
       responses: { 200: membershipSchema },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', scope: 'people:read', workspace: 'context' }),
       summary: 'Read one membership',
       description:
         'One membership of the event: the user and the role they hold.',
@@ -106,10 +108,10 @@ export const membershipsContract = c.router(
       pathParams: membershipPath,
       body: noContent,
       responses: { 204: noContent },
-      metadata: meta({ access: 'member', workspace: 'context' }),
+      metadata: meta({ access: 'member', scope: 'people:write', workspace: 'context' }),
       summary: 'Remove a membership',
       description:
-        'Removes a user’s role on the event; gateway tokens minted afterwards no longer carry it.',
+        'Removes a user’s role on the event; gateway tokens minted afterwards no longer carry it, those minted before no longer open a live socket, and the user’s open live sockets close (4010).',
     },
   },
   { commonResponses: commonErrors },
@@ -121,11 +123,11 @@ export const questionsContract = c.router(
       method: 'GET',
       path: '/v1/events/:id/questions',
       pathParams: idParams,
-      responses: { 200: z.object({ questions: z.array(questionSchema) }) },
-      metadata: meta({ access: 'member', workspace: 'context' }),
-      summary: 'Q&A questions with vote tallies, most votes first (ties: oldest first)',
-      description:
-        'The event’s Q&A questions with their vote tallies, most votes first (ties: oldest first).',
+      query: paginationQuery,
+      responses: { 200: cursorPage('questions', questionSchema) },
+      metadata: meta({ access: 'member', scope: 'people:read', workspace: 'context' }),
+      summary: 'Q&A questions with vote tallies, oldest first',
+      description: `The event’s Q&A questions with their vote tallies, oldest first: an order that votes arriving while you page cannot reshuffle (sort by \`votes\` on your side). ${pagingRule}`,
     },
   },
   { commonResponses: commonErrors },

@@ -1,6 +1,7 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { commonErrors, idParams, isoTimestamp, meta, uuid } from './common';
+import { chatModeSchema } from './live-control-schemas';
 
 const c = initContract();
 
@@ -15,19 +16,35 @@ export const featureSetSchema = z.array(z.enum(features)).max(features.length);
 export const phaseStatuses = ['pending', 'active', 'ended'] as const;
 
 /** Per-modality config. Breakout and rotation timers never advance the agenda by themselves. */
-export const broadcastConfigSchema = z.object({}).strict();
-export const meetingConfigSchema = z.object({}).strict();
+/** The phase's chat rules (docs/live.md): a host's or the API's setting for the event wins over them. */
+export const phaseChatConfigSchema = z
+  .object({
+    mode: chatModeSchema.optional().describe('Default `open`'),
+    slowModeSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .max(3600)
+      .optional()
+      .describe('Minimum gap per sender; default 0'),
+  })
+  .strict();
+const chat = phaseChatConfigSchema.optional();
+export const broadcastConfigSchema = z.object({ chat }).strict();
+export const meetingConfigSchema = z.object({ chat }).strict();
 export const breakoutConfigSchema = z
   .object({
     roomSize: z.number().int().min(2).max(50).default(4).describe('People per table'),
     durationSeconds: z.number().int().min(60).max(14_400).nullable().optional().describe('Timer; null for none'),
     extendable: z.boolean().default(false).describe('Whether POST /v1/phases/{id}/extend is allowed'),
+    chat,
   })
   .strict();
 export const rotationConfigSchema = z
   .object({
     rounds: z.number().int().min(1).max(50),
     roundSeconds: z.number().int().min(30).max(3600),
+    chat,
   })
   .strict();
 
@@ -68,7 +85,7 @@ export const phasesContract = c.router(
       pathParams: idParams,
       body: phaseInputSchema,
       responses: { 201: phaseSchema },
-      metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
+      metadata: meta({ access: 'member', scope: 'events:write', workspace: 'context', errors: ['invalid_state'] }),
       summary: 'Append a phase to the agenda',
       description:
         'Adds a phase at the end of the event’s agenda: `broadcast`, `meeting`, `breakout` (tables of `roomSize`, optional timer) or `rotation` (`rounds` × `roundSeconds`). Not on ended events (409 `invalid_state`).',
@@ -84,7 +101,7 @@ export const phasesContract = c.router(
         })
         .strict(),
       responses: { 200: phaseSchema },
-      metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
+      metadata: meta({ access: 'member', scope: 'events:write', workspace: 'context', errors: ['invalid_state'] }),
       summary: 'Update a phase’s config or feature set (modality never changes)',
       description:
         'Changes a phase’s config or feature set; the modality never changes. Phases of an ended event cannot change (409 `invalid_state`).',
@@ -95,7 +112,7 @@ export const phasesContract = c.router(
       pathParams: idParams,
       body: z.object({ seconds: z.number().int().min(10).max(3600) }).strict(),
       responses: { 200: phaseSchema },
-      metadata: meta({ access: 'member', workspace: 'context', errors: ['invalid_state'] }),
+      metadata: meta({ access: 'member', scope: 'events:write', workspace: 'context', errors: ['invalid_state'] }),
       summary: 'Add seconds to the active phase’s timer',
       description:
         'Adds 10–3600 seconds to the timer of the active phase. Only the active phase, only a timed one, and for breakouts only when `config.extendable` is true; otherwise 409 `invalid_state`.',

@@ -1,131 +1,21 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
 import { commonErrors, eventRoleSchema, idParams, isoTimestamp, meta, uuid } from './common';
-import { eventStatuses, visibilities } from './events';
 import { clipSchema, recordingSchema } from './content';
-import { featureSetSchema, modalitySchema, phaseStatuses } from './phases';
+import {
+  eventContext,
+  helpChatBody,
+  publicEventSchema,
+  summarySchema,
+  tableNotesSchema,
+} from './public-schemas';
+import { registrationAnswersSchema, registrationStatuses } from './registrations';
 
 const c = initContract();
 
 const publicAccess = meta({ access: 'public' });
 
-export const publicEventSchema = z.object({
-  id: uuid,
-  type: z.string(),
-  title: z.string(),
-  status: z.enum(eventStatuses),
-  visibility: z.enum(visibilities),
-  scheduledAt: isoTimestamp.nullable(),
-  scheduledEndAt: isoTimestamp.nullable(),
-  allowAnonymousVoting: z.boolean(),
-  allowAnonymousQuestions: z.boolean(),
-  description: z.string().nullable().describe('metadata.description, when it is a string'),
-  phases: z.array(
-    z.object({
-      id: uuid,
-      position: z.number().int(),
-      modality: modalitySchema,
-      status: z.enum(phaseStatuses),
-      featureSet: featureSetSchema,
-      startedAt: isoTimestamp.nullable(),
-      endsAt: isoTimestamp.nullable(),
-    }),
-  ),
-  cast: z.array(z.object({ name: z.string(), role: eventRoleSchema })).describe('Hosts and speakers: names only'),
-  activeBroadcast: z
-    .object({ broadcastId: uuid, status: z.enum(['live', 'paused']), playbackUrl: z.string() })
-    .nullable(),
-});
-
-export const speakerStatSchema = z.object({
-  name: z.string().nullable(),
-  userId: z.string().nullable(),
-  words: z.number().int(),
-  turns: z.number().int(),
-  talkSeconds: z.number(),
-});
-
-export const summarySchema = z.object({ text: z.string(), speakers: z.array(speakerStatSchema), generatedAt: isoTimestamp });
-
-export const tableNotesSchema = z
-  .object({
-    event: z.object({ id: z.string(), title: z.string(), scheduledAt: isoTimestamp.nullable() }).passthrough(),
-    table: z.object({ roomId: z.string(), number: z.number().int(), label: z.string() }).passthrough(),
-    recipientUserId: z.string(),
-    recipientName: z.string().nullable(),
-    summary: z
-      .object({
-        tldr: z.string(),
-        themes: z.array(z.object({ title: z.string(), summary: z.string() }).passthrough()),
-        ideas: z.array(z.string()),
-        questions: z.array(z.string()),
-        perQuestion: z.array(
-          z
-            .object({ ordinal: z.number().int(), question: z.string(), discussed: z.boolean(), summary: z.string() })
-            .passthrough(),
-        ),
-      })
-      .passthrough(),
-    stats: z
-      .object({
-        totalWords: z.number().int(),
-        promptsCovered: z.number().int(),
-        promptsTotal: z.number().int(),
-        lifetimeSeconds: z.number().int(),
-        headcount: z.number().int(),
-      })
-      .passthrough()
-      .nullable(),
-    people: z.array(
-      z
-        .object({
-          userId: z.string(),
-          name: z.string().nullable(),
-          words: z.number().int(),
-          turns: z.number().int(),
-          badges: z.array(
-            z
-              .object({
-                id: z.string(),
-                name: z.string(),
-                description: z.string(),
-                tier: z.number().int(),
-                icon: z.string(),
-                glyph: z.string().optional(),
-              })
-              .passthrough(),
-          ),
-        })
-        .passthrough(),
-    ),
-    generatedAt: isoTimestamp,
-  })
-  .passthrough();
-
-const eventContext = z.object({ id: uuid, title: z.string(), scheduledAt: isoTimestamp.nullable() });
-
-export const helpChatBody = z
-  .object({
-    messages: z
-      .array(
-        z.discriminatedUnion('role', [
-          z.object({ role: z.literal('user'), text: z.string().min(1).max(500) }).strict(),
-          z.object({ role: z.literal('model'), text: z.string().min(1).max(2200) }).strict(),
-        ]),
-      )
-      .min(1)
-      .max(8)
-      // The reply answers the latest user turn, so a conversation without one has nothing to answer.
-      .refine((messages) => messages.some((m) => m.role === 'user'), {
-        message: 'Must contain at least one user message',
-      }),
-    audience: z.enum(['host', 'viewer']).optional(),
-    surface: z.enum(['room', 'dashboard']).optional(),
-    eventType: z.string().min(1).max(40).optional(),
-    stage: z.enum(['prelive', 'open', 'live', 'ended']).optional(),
-  })
-  .strict();
-
+// Its answers and bodies: public-schemas.ts.
 export const publicContract = c.router(
   {
     getEvent: {
@@ -199,21 +89,39 @@ export const publicContract = c.router(
       },
       metadata: publicAccess,
       summary: 'A clip or recording with its event context',
-      description:
-        'One clip or recording, with the event it belongs to, for sharing pages.',
+      description: 'One clip or recording, with the event it belongs to, for sharing pages.',
     },
     register: {
       method: 'POST',
       path: '/v1/public/events/:id/register',
       pathParams: idParams,
       body: z
-        .object({ name: z.string().trim().min(1).max(200), email: z.string().trim().min(3).max(320).email() })
+        .object({
+          name: z.string().trim().min(1).max(200),
+          email: z.string().trim().min(3).max(320).email(),
+          answers: registrationAnswersSchema
+            .optional()
+            .describe('Answers to the event’s registration questions'),
+        })
         .strict(),
-      responses: { 200: z.object({ registered: z.boolean(), alreadyRegistered: z.boolean() }) },
-      metadata: meta({ ...publicAccess, errors: ['forbidden', 'invalid_state', 'event_full'] }),
-      summary: 'Register for an event; the confirmation email carries the entry link',
+      responses: {
+        200: z.object({
+          registered: z.boolean().describe('true when the registration holds a seat (status `registered`)'),
+          alreadyRegistered: z.boolean(),
+          registrationId: uuid,
+          status: z.enum(registrationStatuses),
+          joinUrl: z
+            .string()
+            .nullable()
+            .describe('Personal single-use join link; null when already registered (a fresh one is emailed)'),
+          calendarUrl: z.string().describe('The registration’s .ics'),
+        }),
+      },
+      metadata: meta({ ...publicAccess, errors: ['forbidden', 'invalid_state', 'event_full', 'rate_limited'] }),
+      summary: 'Register for an event; answers the registration id and personal join link',
       description:
-        'Registers a person for a published event; the confirmation email carries a single-use entry link. Registering again with the same email answers `alreadyRegistered: true`. An event at capacity answers 409 `event_full`; an ended one 409 `invalid_state`; private events cannot be self-registered for (403).',
+        'Registers a person for a published event, with answers to its registration questions (checked: 400 `bad_request` names each wrong answer). The answer carries the registration id, its status (`registered`, `pending_approval` when a member approves registrations, `waitlisted` when the event is full and keeps a waiting list), the personal single-use join link and the calendar file; the confirmation email carries the link and an .ics invite too. Registering again with the same email answers `alreadyRegistered: true` and emails a fresh link (the answer then carries none: whoever knows an email must not get its owner’s link). A full event without a waiting list answers 409 `event_full`; an ended one 409 `invalid_state`; private events cannot be self-registered for (403).' +
+        ' Limited per client address and per email address (docs/limits.md); the `RateLimit-*` headers tell how many are left, and past a limit the call answers 429 `rate_limited` with `Retry-After`.',
     },
     enter: {
       method: 'POST',
@@ -221,10 +129,10 @@ export const publicContract = c.router(
       pathParams: idParams,
       body: z.object({ token: z.string().min(1).max(500) }).strict(),
       responses: { 200: z.object({ sessionToken: z.string(), eventId: uuid, name: z.string().nullable() }) },
-      metadata: meta({ ...publicAccess, errors: ['invalid_token'] }),
+      metadata: meta({ ...publicAccess, errors: ['invalid_token', 'invalid_state'] }),
       summary: 'Exchange a registration-entry token for an entry session',
       description:
-        'Exchanges the single-use token from a registration email for an entry session (`gce_`), which joins the event’s live gateway as the registered person.',
+        'Exchanges the single-use token from a registration email for an entry session (`gce_`), which joins the event’s live gateway as the registered person. A registration without a seat (pending approval, waitlisted, canceled) answers 409 `invalid_state` and keeps the token.',
     },
     helpChat: {
       method: 'POST',
@@ -257,6 +165,9 @@ export const devContract = c.router(
               text: z.string(),
               html: z.string(),
               links: z.array(z.string()),
+              attachments: z
+                .array(z.object({ filename: z.string(), contentType: z.string(), content: z.string() }))
+                .describe('Attached files (e.g. the .ics invite), as text'),
               sentAt: isoTimestamp,
             }),
           ),

@@ -1,107 +1,26 @@
-// Webhook event bodies: the base fields of every delivery, then each type's own fields (docs/webhooks.md).
-//
-// Every delivery body is flat: the base fields plus the fields of its type.
-// The TypeScript types are written out by hand (not inferred from the schemas) so that
-// packages needing only the types, like the webhook verifier, can inline them without a
-// runtime dependency; a compile-time check at the end keeps types and schemas in step.
-// The only import allowed here is the schema library.
+// Webhook event bodies as schemas (docs/webhooks.md): parse a delivery body with webhookEventSchema.
+// Their TypeScript types are written out by hand in webhook-event-types.ts (re-exported here); a
+// compile-time check at the end keeps types and schemas in step.
+// The only imports allowed here are the schema library and the hand-written types.
 import { z } from 'zod';
+import {
+  type WebhookEvent,
+  type WebhookEventType,
+  webhookEventTypes,
+  webhookParticipantRoles,
+} from './webhook-event-types';
 
-export const webhookEventTypes = [
-  'event.published',
-  'event.started',
-  'event.ended',
-  'participant.joined',
-  'participant.left',
-  'broadcast.live',
-  'broadcast.paused',
-  'recording.ready',
-  'transcript.ready',
-  'clip.ready',
-  'question.created',
-] as const;
-
-export type WebhookEventType = (typeof webhookEventTypes)[number];
+export * from './webhook-event-types';
 
 export const webhookEventTypeSchema = z.enum(webhookEventTypes);
-
-export const webhookParticipantRoles = [
-  'host',
-  'speaker',
-  'participant',
-  'viewer',
-  'workspace_admin',
-] as const;
-export type WebhookParticipantRole = (typeof webhookParticipantRoles)[number];
 export const webhookParticipantRoleSchema = z.enum(webhookParticipantRoles);
-
-/** Fields carried by every delivery. */
-export interface WebhookEventBase<T extends WebhookEventType> {
-  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
-  id: string;
-  type: T;
-  workspaceId: string;
-  /** The live event the notification is about. */
-  eventId: string;
-  /** ISO 8601 timestamp. */
-  occurredAt: string;
-}
-
-interface ParticipantFields {
-  participantId: string;
-  /** Set for signed-in participants only. */
-  userId?: string;
-  anonymous: boolean;
-  role: WebhookParticipantRole;
-}
-
-interface AssetFields {
-  assetId: string;
-}
-
-export type EventPublishedEvent = WebhookEventBase<'event.published'>;
-export type EventStartedEvent = WebhookEventBase<'event.started'>;
-export type EventEndedEvent = WebhookEventBase<'event.ended'>;
-export type ParticipantJoinedEvent = WebhookEventBase<'participant.joined'> & ParticipantFields;
-export type ParticipantLeftEvent = WebhookEventBase<'participant.left'> & ParticipantFields;
-export type BroadcastLiveEvent = WebhookEventBase<'broadcast.live'> & {
-  broadcastId: string;
-  playbackUrl: string;
-};
-export type BroadcastPausedEvent = WebhookEventBase<'broadcast.paused'> & {
-  /** Not promised beyond the base fields: sent when the paused broadcast is known. */
-  broadcastId?: string;
-};
-export type RecordingReadyEvent = WebhookEventBase<'recording.ready'> & AssetFields;
-export type TranscriptReadyEvent = WebhookEventBase<'transcript.ready'> & AssetFields;
-export type ClipReadyEvent = WebhookEventBase<'clip.ready'> & AssetFields;
-export type QuestionCreatedEvent = WebhookEventBase<'question.created'> & {
-  questionId: string;
-  text: string;
-};
-
-/** Any webhook delivery body. Narrow it with `switch (event.type)`. */
-export type WebhookEvent =
-  | EventPublishedEvent
-  | EventStartedEvent
-  | EventEndedEvent
-  | ParticipantJoinedEvent
-  | ParticipantLeftEvent
-  | BroadcastLiveEvent
-  | BroadcastPausedEvent
-  | RecordingReadyEvent
-  | TranscriptReadyEvent
-  | ClipReadyEvent
-  | QuestionCreatedEvent;
-
-/** The body of one event type, e.g. `WebhookEventOf<'participant.joined'>`. */
-export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
 
 const baseFields = {
   id: z.string().uuid(),
   workspaceId: z.string(),
   eventId: z.string(),
   occurredAt: z.string().datetime({ offset: true }),
+  sequence: z.number().int().min(0),
 };
 
 const participantFields = {
@@ -159,6 +78,57 @@ export const questionCreatedEventSchema = z.object({
   text: z.string(),
 });
 
+export const eventUpdatedEventSchema = z.object({
+  ...baseFields,
+  type: z.literal('event.updated'),
+  changedFields: z.array(z.string()),
+});
+export const eventCanceledEventSchema = z.object({ ...baseFields, type: z.literal('event.canceled') });
+export const eventDeletedEventSchema = z.object({ ...baseFields, type: z.literal('event.deleted') });
+export const eventAttendanceReadyEventSchema = z.object({
+  ...baseFields,
+  type: z.literal('event.attendance_ready'),
+  uniqueAttendees: z.number().int(),
+  peakConcurrent: z.number().int(),
+});
+const registrationStatusSchema = z.enum([
+  'registered',
+  'pending_approval',
+  'waitlisted',
+  'canceled',
+  'attended',
+]);
+export const registrationCreatedEventSchema = z.object({
+  ...baseFields,
+  type: z.literal('registration.created'),
+  registrationId: z.string(),
+  status: registrationStatusSchema,
+});
+export const registrationUpdatedEventSchema = z.object({
+  ...baseFields,
+  type: z.literal('registration.updated'),
+  registrationId: z.string(),
+  status: registrationStatusSchema,
+  change: z.enum(['approved', 'waitlisted', 'promoted', 'canceled']),
+});
+const sanctionFields = {
+  participantId: z.string(),
+  userId: z.string().optional(),
+  reason: z.string().nullable(),
+  by: z.string(),
+};
+export const participantRemovedEventSchema = z.object({
+  ...baseFields,
+  type: z.literal('participant.removed'),
+  ...sanctionFields,
+});
+export const participantBannedEventSchema = z.object({
+  ...baseFields,
+  type: z.literal('participant.banned'),
+  ...sanctionFields,
+  clientAddress: z.boolean(),
+});
+
 /** Parses any webhook delivery body; `type` selects the schema. */
 export const webhookEventSchema = z.discriminatedUnion('type', [
   eventPublishedEventSchema,
@@ -172,6 +142,14 @@ export const webhookEventSchema = z.discriminatedUnion('type', [
   transcriptReadyEventSchema,
   clipReadyEventSchema,
   questionCreatedEventSchema,
+  eventUpdatedEventSchema,
+  eventCanceledEventSchema,
+  eventDeletedEventSchema,
+  eventAttendanceReadyEventSchema,
+  registrationCreatedEventSchema,
+  registrationUpdatedEventSchema,
+  participantRemovedEventSchema,
+  participantBannedEventSchema,
 ]);
 
 /** Schema of each event type, keyed by type name. */
@@ -187,6 +165,14 @@ export const webhookEventSchemas = {
   'transcript.ready': transcriptReadyEventSchema,
   'clip.ready': clipReadyEventSchema,
   'question.created': questionCreatedEventSchema,
+  'event.updated': eventUpdatedEventSchema,
+  'event.canceled': eventCanceledEventSchema,
+  'event.deleted': eventDeletedEventSchema,
+  'event.attendance_ready': eventAttendanceReadyEventSchema,
+  'registration.created': registrationCreatedEventSchema,
+  'registration.updated': registrationUpdatedEventSchema,
+  'participant.removed': participantRemovedEventSchema,
+  'participant.banned': participantBannedEventSchema,
 } as const satisfies Record<WebhookEventType, z.ZodTypeAny>;
 
 // Compile-time guard: the hand-written types and the schemas must describe the same bodies.

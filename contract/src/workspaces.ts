@@ -1,6 +1,6 @@
 import { initContract } from '@ts-rest/core';
 import { z } from 'zod';
-import { commonErrors, isoTimestamp, meta, noContent, uuid, workspaceRoleSchema } from './common';
+import { apiScopeSchema, commonErrors, cursorPage, isoTimestamp, meta, noContent, paginationQuery, pagingRule, uuid, workspaceRoleSchema } from './common';
 
 const c = initContract();
 
@@ -23,6 +23,8 @@ export const apiKeySchema = z.object({
   workspaceId: uuid,
   name: z.string().nullable(),
   status: z.enum(['active', 'revoked']),
+  scopes: z.array(apiScopeSchema).describe('What the key may do; `*` is every scope'),
+  eventId: uuid.nullable().describe('The one event the key is restricted to, or null'),
   createdAt: isoTimestamp,
   lastUsedAt: isoTimestamp.nullable(),
   revokedAt: isoTimestamp.nullable(),
@@ -49,7 +51,18 @@ export const participantIdentitySchema = z.object({
 });
 
 const workspacePath = { id: uuid };
-const apiKeyName = z.object({ name: z.string().trim().min(1).max(100).optional() });
+const apiKeyName = z.object({
+  name: z.string().trim().min(1).max(100).optional(),
+  scopes: z
+    .array(apiScopeSchema)
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('Default `["*"]` (every scope). A key creating a key can only grant scopes it holds itself'),
+  eventId: uuid
+    .optional()
+    .describe('Restrict the key to one event of the workspace: it can then call only that event’s routes'),
+});
 
 export const workspacesContract = c.router(
   {
@@ -66,11 +79,12 @@ export const workspacesContract = c.router(
     list: {
       method: 'GET',
       path: '/v1/workspaces',
-      responses: { 200: z.object({ workspaces: z.array(workspaceSchema) }) },
+      query: paginationQuery,
+      responses: { 200: cursorPage('workspaces', workspaceSchema) },
       metadata: meta({ access: 'accountOrPlatform' }),
       summary: 'The caller’s workspaces, or every workspace with a valid x-platform-key',
       description:
-        'The workspaces the signed-in account belongs to. With a valid `x-platform-key`, every workspace.',
+        `The workspaces the signed-in account belongs to (with a valid \`x-platform-key\`, every workspace), oldest first. ${pagingRule}`,
     },
     update: {
       method: 'PATCH',
@@ -78,7 +92,7 @@ export const workspacesContract = c.router(
       pathParams: z.object(workspacePath),
       body: z.object({ name: z.string().trim().min(1).max(100).optional(), slug: slugSchema.optional() }).strict(),
       responses: { 200: workspaceSchema },
-      metadata: meta({ access: 'admin', workspace: 'path', errors: ['slug_taken'] }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path', errors: ['slug_taken'] }),
       summary: 'Rename a workspace or change its slug',
       description:
         'Renames the workspace or changes its slug (409 `slug_taken` when another workspace has it).',
@@ -110,11 +124,12 @@ export const membersContract = c.router(
       method: 'GET',
       path: '/v1/workspaces/:id/members',
       pathParams: z.object(workspacePath),
-      responses: { 200: z.object({ members: z.array(memberSchema) }) },
-      metadata: meta({ access: 'member', workspace: 'path' }),
+      query: paginationQuery,
+      responses: { 200: cursorPage('members', memberSchema) },
+      metadata: meta({ access: 'member', scope: 'workspace:read', workspace: 'path' }),
       summary: 'List members with their role and primary email',
       description:
-        'The workspace’s members with their role and primary email.',
+        `The workspace’s members with their role and primary email, oldest first. ${pagingRule}`,
     },
     leave: {
       method: 'DELETE',
@@ -133,7 +148,7 @@ export const membersContract = c.router(
       pathParams: z.object({ ...workspacePath, memberId: uuid }),
       body: z.object({ role: z.enum(['member', 'admin']) }),
       responses: { 200: memberSchema },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path' }),
       summary: 'Change a member’s role (owners are untouchable)',
       description:
         'Changes a member’s role between `member` and `admin`. Owners cannot be changed through this call (403).',
@@ -144,7 +159,7 @@ export const membersContract = c.router(
       pathParams: z.object({ ...workspacePath, memberId: uuid }),
       body: noContent,
       responses: { 204: noContent },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path' }),
       summary: 'Remove a member (owners cannot be removed)',
       description:
         'Removes a member from the workspace; their sessions lose access at once. Owners cannot be removed (403).',
@@ -159,11 +174,12 @@ export const apiKeysContract = c.router(
       method: 'GET',
       path: '/v1/workspaces/:id/api-keys',
       pathParams: z.object(workspacePath),
-      responses: { 200: z.object({ apiKeys: z.array(apiKeySchema) }) },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      query: paginationQuery,
+      responses: { 200: cursorPage('apiKeys', apiKeySchema) },
+      metadata: meta({ access: 'admin', scope: 'workspace:read', workspace: 'path' }),
       summary: 'List API keys with revocation state (never secrets)',
       description:
-        'The workspace’s API keys with their state (`active`, `revoked`) and last use. Secrets are never returned after creation.',
+        `The workspace’s API keys with their state (\`active\`, \`revoked\`) and last use, newest first. Secrets are never returned after creation. ${pagingRule}`,
     },
     create: {
       method: 'POST',
@@ -171,7 +187,7 @@ export const apiKeysContract = c.router(
       pathParams: z.object(workspacePath),
       body: apiKeyName,
       responses: { 201: apiKeyWithSecretSchema },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path' }),
       summary: 'Create an API key (secret shown once)',
       description:
         'Creates an API key. The `secret` (`gck_…`) is in this answer only: only its hash is kept. Send it as `x-api-key` from server-side code.',
@@ -182,7 +198,7 @@ export const apiKeysContract = c.router(
       pathParams: z.object({ ...workspacePath, keyId: uuid }),
       body: noContent,
       responses: { 204: noContent },
-      metadata: meta({ access: 'admin', workspace: 'path' }),
+      metadata: meta({ access: 'admin', scope: 'workspace:write', workspace: 'path' }),
       summary: 'First call revokes the key; a second call deletes it',
       description:
         'The first call revokes the key (calls with it answer 401 from then on, on every server process); a second call deletes the revoked key from the list.',
@@ -192,7 +208,7 @@ export const apiKeysContract = c.router(
       path: '/v1/api-keys',
       body: apiKeyName,
       responses: { 201: apiKeyWithSecretSchema },
-      metadata: meta({ access: 'apiKey', workspace: 'context' }),
+      metadata: meta({ access: 'apiKey', scope: 'workspace:write', workspace: 'context' }),
       summary: 'Create a new key for the calling key’s workspace',
       description:
         'Creates a new API key in the calling key’s workspace, for rotating keys without a person signing in. The secret is shown once.',

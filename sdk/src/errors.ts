@@ -1,8 +1,12 @@
-import { type ErrorCode, errorCodes } from './generated/api';
+import { type ErrorCode, errorCodes, type FieldErrorCode } from './generated/api';
 
 /** One invalid field of a `bad_request`. */
 export interface FieldError {
+  /** The request part, then the field: `body.title`, `query.cursor`, `params.id`, `headers.idempotency-key`. */
   path: string;
+  /** Stable: what is wrong (`required`, `too_long`, `invalid_enum`, …). */
+  code: FieldErrorCode;
+  /** For humans; the text may change. */
   message: string;
 }
 

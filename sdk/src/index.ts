@@ -1,6 +1,7 @@
 export { createClient, type GathercastClient } from './client';
 export type { ClientOptions, RequestOptions } from './core';
 export {
+  type FieldError,
   GathercastAbortError,
   GathercastAuthenticationError,
   GathercastConflictError,
@@ -13,24 +14,22 @@ export {
   GathercastServerError,
   GathercastTimeoutError,
   GathercastValidationError,
-  type FieldError,
 } from './errors';
-export { APIPromise, type ApiResponse, PagePromise, type RateLimit } from './response';
-export { VERSION } from './version';
 export type * from './generated/api';
 export { errorCodes, webhookEventTypes } from './generated/api';
-export type { Events } from './resources/events';
 export {
   LiveConnection,
   LiveConnectionClosed,
-  type LiveConnectOptions,
   type LiveConnectionEvents,
+  type LiveConnectOptions,
   type LiveEventName,
   type LivePayload,
-  type LiveUrl,
   type LiveServerMessageOf,
+  type LiveUrl,
   type LiveWelcome,
   type WebSocketConstructor,
   type WebSocketLike,
 } from './live';
+export { APIPromise, type ApiResponse, PagePromise, type RateLimit } from './response';
+export { VERSION } from './version';
 export * from './webhooks';

@@ -1,3 +1,4 @@
+import { liveCloseCodes, liveCloseCodeTable } from '@gathercast/contract';
 import type { WebSocketLike } from './live-types';
 
 /**
@@ -23,10 +24,16 @@ export interface HeartbeatOptions {
   timeoutMs?: number;
 }
 
-/** Close codes after which reconnecting cannot help (the event ended, a host denied entry, a normal close). */
-const finalCodes = new Set([1000, 4000, 4003, 4009]);
+const codesWhere = (flag: 'final' | 'endsReconnect') =>
+  new Set<number>(Object.values(liveCloseCodeTable).flatMap((c) => (c[flag] ? [c.code] : [])));
+/**
+ * Close codes after which reconnecting cannot help (the event ended, a host denied entry, a normal
+ * close, too many sockets open for this participant or address, a removal or a ban). 4010 (the
+ * holder's role changed) is not one: the reconnect asks the `url` function again, for a new gateway token.
+ */
+const finalCodes = codesWhere('final');
 /** Answers to a reconnect that end it: an `error` before `welcome` (1008, the event ended) or a final code. */
-const refusalCodes = new Set([1008, 4000, 4003, 4009]);
+const refusalCodes = codesWhere('endsReconnect');
 
 /** Whether a socket that closed with `code` is worth dialling again. */
 export function mayReconnect(reconnect: false | ReconnectOptions | undefined, code: number): boolean {
@@ -150,7 +157,7 @@ export class Heartbeat {
         // The ws package can drop the connection at once; a WHATWG socket can only start a close.
         const terminate = (socket as { terminate?: () => void }).terminate;
         if (terminate) terminate.call(socket);
-        else socket.close(1000, 'no answer to ping');
+        else socket.close(liveCloseCodes.normal, 'no answer to ping');
         this.onSilent(socket);
       }
     };

@@ -14,11 +14,18 @@ export interface WebSocketLike {
   readonly readyState: number;
   send(data: string): void;
   close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
+  onopen: Handler<unknown> | null;
+  onmessage: Handler<{ data: unknown }> | null;
+  onclose: Handler<{ code: number; reason: string }> | null;
+  onerror: Handler<unknown> | null;
 }
+
+/**
+ * An event handler property, compared bivariantly (as methods are), so an implementation whose handlers
+ * take a richer event type than these fits as it is typed: the `ws` package's `WebSocket` (its
+ * `MessageEvent` has `type` and `target` too) as well as the DOM's.
+ */
+type Handler<E> = { handle(event: E): void }['handle'];
 export type WebSocketConstructor = new (url: string) => WebSocketLike;
 
 export interface LiveConnectOptions {

@@ -1,4 +1,4 @@
-import { liveClientMessageSchema, liveServerMessageTypeNames } from '@gathercast/contract';
+import { liveClientMessageSchema, liveCloseCodes } from '@gathercast/contract';
 import type { LiveClientMessage, LiveServerMessage } from './generated/api';
 import {
   Backoff,
@@ -9,21 +9,20 @@ import {
   tokenExpired,
   welcomeTimeoutOf,
 } from './live-reconnect';
+import { LiveMessageStream, parseServerMessage } from './live-stream';
 import {
-  type LiveConnectOptions,
   LiveConnectionClosed,
-  type LiveEventName as Name,
+  type LiveConnectOptions,
   type LivePayload,
   type LiveServerMessageOf,
   type LiveUrl,
   type LiveWelcome,
+  type LiveEventName as Name,
   type WebSocketConstructor,
   type WebSocketLike,
 } from './live-types';
 
 export * from './live-types';
-
-type Listener = (payload: unknown) => void;
 
 /** Client messages kept while reconnecting, sent after the new `welcome`. */
 const maxOutbox = 100;
@@ -46,13 +45,12 @@ const maxOutbox = 100;
  * or reconnecting stops (`closedPromise()` settles) once the token has expired. `close()` stops it all.
  */
 export class LiveConnection {
-  private readonly listeners = new Map<string, Set<Listener>>();
+  /** What the listeners see: one stream over every socket, each message once and in order. */
+  private readonly stream = new LiveMessageStream();
   private closeListeners = new Set<(closed: LiveConnectionClosed) => void>();
   private closedWith: LiveConnectionClosed | undefined;
   private socket: WebSocketLike | undefined;
   private current!: LiveWelcome;
-  /** The highest seq handed on: a replayed or repeated message at or below it is dropped. */
-  private lastSeq = 0;
   private readonly outbox: string[] = [];
   private stopped = false;
   private retry: ReturnType<typeof setTimeout> | undefined;
@@ -60,10 +58,6 @@ export class LiveConnection {
   private lostAt = 0;
   /** Set while a reconnect is under way: whether it asked to resume, and from where. */
   private reconnecting: { asked: boolean; after: number } | undefined;
-  /** Messages that arrived with the first `welcome`, handed on once `open()`'s caller could subscribe. */
-  private holding: LiveServerMessage[] | undefined = [];
-  /** The `resume_failed` error after a reset is reported as `reset`, not as an `error` message. */
-  private swallowResumeFailed = false;
   private requests = 0;
   private readonly heartbeat: Heartbeat;
 
@@ -94,11 +88,7 @@ export class LiveConnection {
     const connection = new LiveConnection(url, Socket, options);
     await connection.dial(typeof url === 'string' ? url : await url(), options.timeoutMs ?? 10_000);
     // The state snapshot arrives right behind the welcome: keep it for the listeners added after `await`.
-    setTimeout(() => {
-      const held = connection.holding ?? [];
-      connection.holding = undefined;
-      for (const message of held) connection.handOn(message);
-    }, 0);
+    setTimeout(() => connection.stream.release(), 0);
     return connection;
   }
 
@@ -120,10 +110,7 @@ export class LiveConnection {
    * `disconnected`, `resumed`, `reset`); returns the unsubscribe function.
    */
   on<T extends Name>(type: T, listener: (payload: LivePayload<T>) => void): () => void {
-    const set = this.listeners.get(type) ?? new Set<Listener>();
-    this.listeners.set(type, set);
-    set.add(listener as Listener);
-    return () => set.delete(listener as Listener);
+    return this.stream.on(type, listener);
   }
 
   /** The next message (or connection event) of that type, optionally one that `match` accepts. */
@@ -187,7 +174,7 @@ export class LiveConnection {
   }
 
   /** Closes the socket and stops reconnecting. */
-  close(code = 1000, reason = ''): Promise<LiveConnectionClosed> {
+  close(code: number = liveCloseCodes.normal, reason = ''): Promise<LiveConnectionClosed> {
     const closed = this.closedPromise();
     this.stopped = true;
     clearTimeout(this.retry);
@@ -210,7 +197,7 @@ export class LiveConnection {
         // attempt is already under way.
         socket.onmessage = null;
         socket.onclose = null;
-        socket.close(1000, 'no welcome');
+        socket.close(liveCloseCodes.normal, 'no welcome');
         reject(new LiveConnectionClosed(1006, 'no welcome message in time'));
       }, timeoutMs);
       socket.onmessage = (event) => {
@@ -222,8 +209,8 @@ export class LiveConnection {
           clearTimeout(timer);
           welcomed = true;
           if (this.stopped) {
-            socket.close(1000, '');
-            return reject(new LiveConnectionClosed(1000, 'closed by the client'));
+            socket.close(liveCloseCodes.normal, '');
+            return reject(new LiveConnectionClosed(liveCloseCodes.normal, 'closed by the client'));
           }
           this.socket = socket;
           this.heartbeat.watch(socket);
@@ -231,7 +218,9 @@ export class LiveConnection {
           resolve();
         } else if (message.type === 'error') {
           clearTimeout(timer);
-          reject(new LiveConnectionClosed(1008, `${message.code}: ${message.detail}`));
+          reject(
+            new LiveConnectionClosed(liveCloseCodes.policyViolation, `${message.code}: ${message.detail}`),
+          );
         }
       };
       socket.onclose = (event) => {
@@ -251,45 +240,17 @@ export class LiveConnection {
     const was = this.reconnecting;
     this.reconnecting = undefined;
     this.backoff.reset();
-    if (was) {
-      const downtimeMs = Date.now() - this.lostAt;
-      if (welcome.resumed) this.emit('resumed', { ...welcome.resumed, downtimeMs });
-      else {
-        this.lastSeq = welcome.lastSeq;
-        this.swallowResumeFailed = was.asked;
-        const reason = was.asked ? 'resume_failed' : 'window_elapsed';
-        this.emit('reset', { reason, after: was.after, lastSeq: welcome.lastSeq, downtimeMs });
-      }
-      // `phase.changed` goes to each socket with its own grant and is not replayed: the new welcome
-      // holds the current phase, so a change made while away still reaches the listeners, once.
-      const phaseId = (w: LiveWelcome) => w.activePhase?.id ?? null;
-      if (before.event.status !== welcome.event.status || phaseId(before) !== phaseId(welcome))
-        this.received({
-          type: 'phase.changed',
-          eventStatus: welcome.event.status,
-          activePhaseId: phaseId(welcome),
-          media: welcome.media,
-        });
-    } else this.lastSeq = welcome.lastSeq;
+    if (was) this.stream.reconnected(before, welcome, was, Date.now() - this.lostAt);
+    else this.stream.lastSeq = welcome.lastSeq;
     for (const data of this.outbox.splice(0)) this.socket?.send(data);
   }
 
   private received(message: LiveServerMessage): void {
-    if (message.seq !== undefined) {
-      if (message.seq <= this.lastSeq) return;
-      this.lastSeq = message.seq;
-    }
-    if (this.swallowResumeFailed && message.type === 'error' && message.code === 'resume_failed') {
-      this.swallowResumeFailed = false;
-      return;
-    }
-    if (this.holding) this.holding.push(message);
-    else this.handOn(message);
-  }
-
-  private handOn(message: LiveServerMessage): void {
-    this.emit(message.type, message);
-    this.emit('message', message);
+    if (!this.stream.advance(message)) return;
+    // Admitted from the lobby: the session that starts now resumes with its own secret.
+    if (message.type === 'lobby.admitted')
+      this.current = { ...this.current, lobby: false, media: message.media, resume: message.resume };
+    this.stream.accept(message);
   }
 
   private dropped(socket: WebSocketLike, code: number, reason: string): void {
@@ -321,8 +282,9 @@ export class LiveConnection {
       return this.finish(
         new LiveConnectionClosed(1006, 'the gateway token expired; pass a url function to reconnect'),
       );
-    const { url, asked } = reconnectUrl(base, this.current.resume, this.lastSeq, Date.now() - this.lostAt);
-    this.reconnecting = { asked, after: this.lastSeq };
+    const lastSeq = this.stream.lastSeq;
+    const { url, asked } = reconnectUrl(base, this.current.resume, lastSeq, Date.now() - this.lostAt);
+    this.reconnecting = { asked, after: lastSeq };
     try {
       await this.dial(url, welcomeTimeoutOf(this.options.reconnect));
     } catch (err) {
@@ -334,7 +296,7 @@ export class LiveConnection {
   }
 
   private emit(type: string, payload: unknown): void {
-    for (const listener of this.listeners.get(type) ?? []) listener(payload);
+    this.stream.emit(type, payload);
   }
 
   private finish(closed: LiveConnectionClosed): void {
@@ -345,29 +307,5 @@ export class LiveConnection {
     this.closedWith = closed;
     for (const listener of this.closeListeners) listener(closed);
     this.closeListeners.clear();
-  }
-}
-
-const utf8 = new TextDecoder();
-/**
- * The gateway's messages are built from the same contract as this SDK (and its tests check every one
- * against it), so a message is not validated field by field: that cost 12 µs a message, five times the
- * JSON parse, which a client following a busy event pays on every chat line. Only its type is checked:
- * a type this SDK version does not know (a newer gateway's) is ignored.
- */
-const knownTypes: ReadonlySet<string> = new Set(liveServerMessageTypeNames);
-
-function parseServerMessage(data: unknown): LiveServerMessage | undefined {
-  if (typeof data !== 'string') {
-    if (data instanceof ArrayBuffer || ArrayBuffer.isView(data)) data = utf8.decode(data);
-    else return undefined;
-  }
-  try {
-    const message = JSON.parse(data as string) as { type?: unknown } | null;
-    return typeof message?.type === 'string' && knownTypes.has(message.type)
-      ? (message as LiveServerMessage)
-      : undefined;
-  } catch {
-    return undefined;
   }
 }

@@ -45,7 +45,11 @@ const event = { status: 201, body: { id: 'e1' } };
 
 describe('retries', () => {
   it('retries a 5xx and counts the retries', async () => {
-    const { fetch, seen } = scripted(problem(503, 'service_unavailable'), problem(500, 'internal_error'), page);
+    const { fetch, seen } = scripted(
+      problem(503, 'service_unavailable'),
+      problem(500, 'internal_error'),
+      page,
+    );
     const res = await createClient({ baseUrl: 'http://api.test', fetch }).events.list().withResponse();
     expect([res.status, res.retries, seen.length]).toEqual([200, 2, 3]);
   });
@@ -72,7 +76,9 @@ describe('retries', () => {
       { status: 409, body: { type: 't', code: 'invalid_state', detail: 'live' } },
     ]) {
       const { fetch, seen } = scripted(answer, page);
-      await createClient({ baseUrl: 'http://api.test', fetch }).events.list().catch(() => undefined);
+      await createClient({ baseUrl: 'http://api.test', fetch })
+        .events.list()
+        .catch(() => undefined);
       expect(seen).toHaveLength(1);
     }
   });
@@ -80,7 +86,7 @@ describe('retries', () => {
   it('retries a 409 with Retry-After (the same Idempotency-Key still in progress)', async () => {
     const { fetch, seen } = scripted(problem(409, 'conflict'), event);
     const res = await createClient({ baseUrl: 'http://api.test', fetch })
-      .events.create({ body: { type: 'webinar', title: 'x' } })
+      .events.create({ type: 'webinar', title: 'x' })
       .withResponse();
     expect(res.retries).toBe(1);
     expect(seen.map((s) => s.headers.get('idempotency-key'))).toEqual([
@@ -91,7 +97,9 @@ describe('retries', () => {
 
   it('does not wait for a Retry-After over 60 s: the 429 goes to the caller', async () => {
     const { fetch, seen } = scripted(problem(429, 'rate_limited', { 'retry-after': '120' }), page);
-    const err = await createClient({ baseUrl: 'http://api.test', fetch }).events.list().catch((e) => e);
+    const err = await createClient({ baseUrl: 'http://api.test', fetch })
+      .events.list()
+      .catch((e) => e);
     expect(err).toBeInstanceOf(GathercastRateLimitError);
     expect(err.retryAfter).toBe(120);
     expect(seen).toHaveLength(1);
@@ -123,7 +131,7 @@ describe('Idempotency-Key', () => {
   it('sends a generated key on every POST, and none on a GET', async () => {
     const { fetch, seen } = scripted(event, page);
     const gc = createClient({ baseUrl: 'http://api.test', fetch });
-    await gc.events.create({ body: { type: 'webinar', title: 'x' } });
+    await gc.events.create({ type: 'webinar', title: 'x' });
     await gc.events.list();
     expect(seen[0]?.headers.get('idempotency-key')).toMatch(/^[0-9a-f-]{36}$/);
     expect(seen[1]?.headers.has('idempotency-key')).toBe(false);
@@ -132,15 +140,15 @@ describe('Idempotency-Key', () => {
   it('generates a new key per call', async () => {
     const { fetch, seen } = scripted(event);
     const gc = createClient({ baseUrl: 'http://api.test', fetch });
-    await gc.events.create({ body: { type: 'webinar', title: 'x' } });
-    await gc.events.create({ body: { type: 'webinar', title: 'x' } });
+    await gc.events.create({ type: 'webinar', title: 'x' });
+    await gc.events.create({ type: 'webinar', title: 'x' });
     expect(seen[0]?.headers.get('idempotency-key')).not.toBe(seen[1]?.headers.get('idempotency-key'));
   });
 
   it('uses the caller’s key', async () => {
     const { fetch, seen } = scripted(event);
     await createClient({ baseUrl: 'http://api.test', fetch }).events.create(
-      { body: { type: 'webinar', title: 'x' } },
+      { type: 'webinar', title: 'x' },
       { idempotencyKey: 'order-42' },
     );
     expect(seen[0]?.headers.get('idempotency-key')).toBe('order-42');
@@ -149,7 +157,9 @@ describe('Idempotency-Key', () => {
 
 describe('timeouts and aborts', () => {
   const hanging: typeof fetch = (_url, init) =>
-    new Promise((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))));
+    new Promise((_resolve, reject) =>
+      init?.signal?.addEventListener('abort', () => reject(new Error('aborted'))),
+    );
 
   it('throws GathercastTimeoutError after the per-call timeout', async () => {
     const gc = createClient({ baseUrl: 'http://api.test', fetch: hanging, maxRetries: 0 });
@@ -186,7 +196,12 @@ describe('headers and metadata', () => {
   });
 
   it('gives the success metadata with .withResponse(), and the plain body otherwise', async () => {
-    const headers = { 'x-request-id': 'req-9', 'ratelimit-limit': '100', 'ratelimit-remaining': '99', 'ratelimit-reset': '60' };
+    const headers = {
+      'x-request-id': 'req-9',
+      'ratelimit-limit': '100',
+      'ratelimit-remaining': '99',
+      'ratelimit-reset': '60',
+    };
     const { fetch } = scripted({ ...page, headers });
     const gc = createClient({ baseUrl: 'http://api.test', fetch });
     expect(await gc.events.list()).toEqual(page.body);
@@ -230,22 +245,21 @@ describe('cursor lists', () => {
   it('iterates every item across pages with for await, keeping the query', async () => {
     const { gc, urls } = paged();
     const ids: string[] = [];
-    for await (const delivery of gc.webhooks.listDeliveries({ params: { id: 'w1' }, query: { limit: 2 } }))
-      ids.push(delivery.id);
+    for await (const delivery of gc.webhooks.listDeliveries('w1', { limit: 2 })) ids.push(delivery.id);
     expect(ids).toEqual(['d1', 'd2', 'd3', 'd4']);
     expect(urls[1]).toBe('http://api.test/v1/webhooks/w1/deliveries?limit=2&cursor=c2');
   });
 
   it('collects up to a limit, fetching only the pages it needs', async () => {
     const { gc, urls } = paged();
-    const items = await gc.webhooks.listDeliveries({ params: { id: 'w1' } }).collect({ limit: 3 });
+    const items = await gc.webhooks.listDeliveries('w1').collect({ limit: 3 });
     expect(items.map((d) => d.id)).toEqual(['d1', 'd2', 'd3']);
     expect(urls).toHaveLength(2);
   });
 
   it('still answers one page when awaited', async () => {
     const { gc } = paged();
-    expect(await gc.webhooks.listDeliveries({ params: { id: 'w1' } })).toMatchObject({ nextCursor: 'c2' });
+    expect(await gc.webhooks.listDeliveries('w1')).toMatchObject({ nextCursor: 'c2' });
   });
 });
 
@@ -253,7 +267,7 @@ describe('errors', () => {
   it('throws GathercastConflictError for a 409 problem', async () => {
     const { fetch } = scripted({ status: 409, body: { type: 't', code: 'invalid_state', detail: 'live' } });
     const err = await createClient({ baseUrl: 'http://api.test', fetch })
-      .events.start({ params: { id: 'e1' } })
+      .events.start('e1')
       .catch((e) => e);
     expect(err).toBeInstanceOf(GathercastConflictError);
   });

@@ -32,27 +32,41 @@ describe('SDK error mapping', () => {
         { 'x-request-id': 'req-1' },
       ),
     });
-    const err = await gc.events.publish({ params: { id: '00000000-0000-4000-8000-000000000000' } }).catch((e) => e);
+    const err = await gc.events.publish('00000000-0000-4000-8000-000000000000').catch((e) => e);
     expect(err).toBeInstanceOf(GathercastError);
-    expect(err).toMatchObject({ status: 409, code: 'invalid_state', detail: 'Event is live', requestId: 'req-1' });
+    expect(err).toMatchObject({
+      status: 409,
+      code: 'invalid_state',
+      detail: 'Event is live',
+      requestId: 'req-1',
+    });
   });
 
   it('carries errors[] of a bad_request', async () => {
     const gc = createClient({
       baseUrl: 'http://api.test',
-      fetch: fakeFetch(400, { type: 't', code: 'bad_request', detail: 'x', errors: [{ path: 'body.title', message: 'Required' }] }),
+      fetch: fakeFetch(400, {
+        type: 't',
+        code: 'bad_request',
+        detail: 'x',
+        errors: [{ path: 'body.title', code: 'required', message: 'Required' }],
+      }),
     });
-    const err = await gc.events.create({ body: { type: 'x', title: 'y' } }).catch((e) => e);
-    expect(err.errors).toEqual([{ path: 'body.title', message: 'Required' }]);
+    const err = await gc.events.create({ type: 'x', title: 'y' }).catch((e) => e);
+    expect(err.errors).toEqual([{ path: 'body.title', code: 'required', message: 'Required' }]);
   });
 
   it('reads Retry-After of a 429 into retryAfter', async () => {
     const gc = createClient({
       baseUrl: 'http://api.test',
       maxRetries: 0,
-      fetch: fakeFetch(429, { type: 't', code: 'rate_limited', detail: 'slow down' }, { 'retry-after': '42' }),
+      fetch: fakeFetch(
+        429,
+        { type: 't', code: 'rate_limited', detail: 'slow down' },
+        { 'retry-after': '42' },
+      ),
     });
-    const err = await gc.accounts.login({ body: { email: 'a@b.co', password: 'x' } }).catch((e) => e);
+    const err = await gc.accounts.login({ email: 'a@b.co', password: 'x' }).catch((e) => e);
     expect(err).toMatchObject({ code: 'rate_limited', retryAfter: 42 });
   });
 
@@ -64,7 +78,12 @@ describe('SDK error mapping', () => {
     });
     const err = await gc.events.list().catch((e) => e);
     expect(err).toBeInstanceOf(GathercastServerError);
-    expect(err).toMatchObject({ status: 502, code: 'unknown_error', rawCode: 'http_502', detail: 'Bad gateway' });
+    expect(err).toMatchObject({
+      status: 502,
+      code: 'unknown_error',
+      rawCode: 'http_502',
+      detail: 'Bad gateway',
+    });
   });
 
   it('keeps a code a newer server added as rawCode, with code unknown_error', async () => {
@@ -72,7 +91,7 @@ describe('SDK error mapping', () => {
       baseUrl: 'http://api.test',
       fetch: fakeFetch(409, { type: 't', code: 'event_archived', detail: 'archived' }),
     });
-    const err = await gc.events.publish({ params: { id: 'e1' } }).catch((e) => e);
+    const err = await gc.events.publish('e1').catch((e) => e);
     expect(err).toBeInstanceOf(GathercastConflictError);
     expect(err).toMatchObject({ code: 'unknown_error', rawCode: 'event_archived' });
   });
@@ -88,7 +107,11 @@ describe('SDK error mapping', () => {
       [501, 'not_implemented', GathercastServerError],
     ] as const;
     for (const [status, code, family] of families) {
-      const gc = createClient({ baseUrl: 'http://api.test', maxRetries: 0, fetch: fakeFetch(status, { type: 't', code, detail: 'd' }) });
+      const gc = createClient({
+        baseUrl: 'http://api.test',
+        maxRetries: 0,
+        fetch: fakeFetch(status, { type: 't', code, detail: 'd' }),
+      });
       const err = await gc.events.list().catch((e) => e);
       expect(err).toBeInstanceOf(family);
       expect(err).toBeInstanceOf(GathercastError);

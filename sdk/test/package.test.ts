@@ -27,7 +27,7 @@ const gc = createClient({
   fetch: async () => new Response(JSON.stringify({ type: 't', code: 'invalid_state', detail: 'live' }), {
     status: 409, headers: { 'content-type': 'application/problem+json', 'x-request-id': 'r1' } }),
 });
-gc.events.publish({ params: { id: '00000000-0000-4000-8000-000000000000' } }).then(
+gc.events.publish('00000000-0000-4000-8000-000000000000').then(
   () => { console.log('unexpected success'); process.exit(1); },
   (e) => { console.log(e instanceof GathercastConflictError, e.code, e.status, e.requestId); },
 );
@@ -40,16 +40,16 @@ const typedProgram = `import { constructEvent, createClient, GathercastError, ty
 const gc = createClient({ baseUrl: 'https://api.gathercast.example', apiKey: 'gck_x' });
 
 export async function launch(title: string): Promise<Event> {
-  const event = await gc.events.create({ body: { type: 'webinar', title } });
-  await gc.events.publish({ params: { id: event.id } });
-  for await (const e of gc.events.list({ query: { limit: 50 } })) if (e.title === title) console.log(e.id);
+  const event = await gc.events.create({ type: 'webinar', title });
+  await gc.events.publish(event.id);
+  for await (const e of gc.events.list({ limit: 50 })) if (e.title === title) console.log(e.id);
   try {
-    await gc.events.start({ params: { id: event.id } });
+    await gc.events.start(event.id);
   } catch (err) {
     if (err instanceof GathercastError && err.code === 'invalid_state') console.log(err.detail);
     else throw err;
   }
-  const { requestId, rateLimit } = await gc.events.get({ params: { id: event.id } }).withResponse();
+  const { requestId, rateLimit } = await gc.events.retrieve(event.id).withResponse();
   console.log(requestId, rateLimit.remaining);
   return event;
 }
@@ -60,7 +60,7 @@ export async function receive(body: string, headers: Headers) {
 }
 
 // @ts-expect-error title must be a string
-gc.events.create({ body: { type: 'webinar', title: 42 } });
+gc.events.create({ type: 'webinar', title: 42 });
 // @ts-expect-error not one of the API's error codes
 export const typo = (e: GathercastError) => e.code === 'invalid_stat';
 `;

@@ -1,7 +1,10 @@
 import { asError, guardProcess } from './app/process-guards';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
-import { type RunningServer, startServer } from './server';
+import { type RunningServer, requestDrainMs, type ShutdownPlan, startServer } from './server';
+
+/** Beyond the drain's own steps: the live sockets' close handshakes and resume grace, closing the database. */
+const closeAllowanceMs = 5000;
 
 async function main() {
   let config: ReturnType<typeof loadConfig>;
@@ -27,10 +30,18 @@ async function main() {
   }
   const running = server;
   let signals = 0;
+  // SIGTERM (an orchestrator, `docker stop`) drains as docs/deploy.md describes; SIGINT (Ctrl-C) skips
+  // the wait for balancers. A second signal, or a drain past its bound, exits at once.
   const stop = (signal: string) => {
     if (++signals > 1) process.exit(1);
-    logger.info({ signal }, 'signal received');
-    running.close().then(
+    const plan: ShutdownPlan = signal === 'SIGTERM' ? config.shutdown : { delayMs: 0, liveMoveMs: 0 };
+    const boundMs = plan.delayMs + plan.liveMoveMs + requestDrainMs + closeAllowanceMs;
+    logger.info({ signal, boundMs }, 'signal received');
+    setTimeout(() => {
+      logger.error({ boundMs }, 'shutdown took longer than its bound: exiting');
+      process.exit(1);
+    }, boundMs).unref();
+    running.close(plan).then(
       () => process.exit(0),
       (err) => {
         logger.error({ err }, 'shutdown failed');

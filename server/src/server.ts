@@ -1,4 +1,4 @@
-import type { Server } from 'node:http';
+import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -11,10 +11,14 @@ import { entities } from './app/entities';
 import { buildRouter } from './app/routes';
 import { migrate, openOrm } from './db/orm';
 import { createPool, warmUp } from './db/pool';
+import { retentionCrontab, retentionJob, retentionTask, retentionWindows } from './db/retention';
 import { createMailer } from './email/create-mailer';
+import { EmailQueue, emailTask } from './email/queue';
 import { GatewayTokens } from './lib/gateway-tokens';
 import { type AppOptions, createApp } from './http/app';
 import { answerClientErrors } from './http/client-errors';
+import { limitConnectionsPerAddress } from './http/connection-limits';
+import { ShutdownState } from './http/shutdown-state';
 import { databaseCheck } from './http/health';
 import { startMetricsListener } from './http/metrics';
 import { buildInfo } from './lib/build-info';
@@ -22,9 +26,12 @@ import { startTracing } from './lib/tracing';
 import { pgPoolStats, setBuildInfo, trackPool } from './lib/metrics';
 import { CredentialCache } from './lib/credential-cache';
 import { createRateLimitStore } from './lib/rate-limits';
+import { AbuseLimits } from './lib/abuse-limits';
 import { DomainEventBus } from './lib/domain-events';
 import { LiveGateway, type LiveOptions } from './live/gateway';
 import { startWebhooks, type Webhooks } from './webhooks';
+import { registrantJobs } from './registrations/jobs';
+import { attendanceJobs } from './attendance/jobs';
 
 /**
  * Connections the kernel queues before they are accepted (it caps this at net.core.somaxconn). Node's
@@ -34,6 +41,20 @@ import { startWebhooks, type Webhooks } from './webhooks';
  */
 const listenBacklog = 4096;
 
+/**
+ * How long a client may take to send its headers and its whole request (a slowloris holds a connection
+ * by trickling them). Node checks its deadlines every `connectionsCheckingInterval` (30 s by default,
+ * which would let a trickle live that long); an expired one is answered 408 request_timeout and closed.
+ */
+function httpServerOptions(http: Config['http']): ServerOptions {
+  const headersTimeout = Math.min(http.headersTimeoutMs, http.requestTimeoutMs);
+  return {
+    headersTimeout,
+    requestTimeout: http.requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4))),
+  };
+}
+
 export interface RunningServer {
   url: string;
   port: number;
@@ -42,11 +63,21 @@ export interface RunningServer {
   ctx: AppContext;
   /** The webhook outbox subscriber and delivery worker of this process. */
   webhooks: Webhooks;
-  /** Stops accepting connections, lets in-flight requests finish, then closes the database. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets in-flight requests finish, then closes the database. With a
+   * `plan` (SIGTERM) it first leaves the balancers' rotation and keeps serving for `delayMs`, and moves
+   * live sockets away over `liveMoveMs` (docs/deploy.md, "Restarts without load-balancer retries").
+   */
+  close(plan?: ShutdownPlan): Promise<void>;
 }
 
-const drainTimeoutMs = 10_000;
+export interface ShutdownPlan {
+  delayMs: number;
+  liveMoveMs: number;
+}
+
+/** In-flight requests get this long after the listener closes; what is still open then is cut. */
+export const requestDrainMs = 10_000;
 
 export async function startServer(
   config: Config,
@@ -62,13 +93,17 @@ export async function startServer(
     embedded = await startEmbeddedPostgres(config.dataDir, logger);
     databaseUrl = embedded.url;
   }
+  // Sessions (LISTEN, the migrations' advisory lock, the worker) bypass a transaction-mode pooler.
+  const directUrl = config.databaseDirectUrl ?? databaseUrl;
   const orm = await openOrm(databaseUrl, entities, logger);
-  await migrate(orm, databaseUrl);
+  await migrate(orm, directUrl);
   const rateLimits = createRateLimitStore(orm, config.redisUrl, logger);
-  const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'));
+  const pool = createPool(databaseUrl, (err) => logger.warn({ err }, 'idle database connection lost'), {
+    transactionPooled: !!config.databaseDirectUrl,
+  });
   await warmUp(pool);
   const credentialCache = new CredentialCache({ leaseMs: 3000, maxAgeMs: 60_000, maxEntries: 10_000 });
-  const credentialChanges = new CredentialChanges(databaseUrl, credentialCache, pool, logger);
+  const credentialChanges = new CredentialChanges(directUrl, credentialCache, pool, logger);
   await credentialChanges.start();
   const ctx: AppContext = {
     config,
@@ -76,14 +111,21 @@ export async function startServer(
     pool,
     logger,
     bus: new DomainEventBus(),
-    mailer: createMailer(config, logger),
+    emails: new EmailQueue(createMailer(config, logger)),
     rateLimits,
+    abuseLimits: new AbuseLimits(rateLimits, config.rateLimitOverrides),
     credentialCache,
     credentialChanges,
     gatewayTokens: await GatewayTokens.load(pool),
     foreground: new ForegroundLoad(),
   };
-  const webhooks = await startWebhooks(ctx, databaseUrl);
+  const webhooks = await startWebhooks(ctx, directUrl, {
+    tasks: {
+      [emailTask]: ctx.emails.task(logger),
+      [retentionTask]: retentionJob(pool, retentionWindows(config.retentionOverrides), logger),
+    },
+    crontab: retentionCrontab,
+  });
   const build = buildInfo();
   setBuildInfo(build);
   const untrackPools = [trackPool('api', pgPoolStats(pool)), trackPool('orm', ormPoolStats(orm))];
@@ -92,18 +134,28 @@ export async function startServer(
     { name: 'webhook_worker', check: () => webhooks.worker.readiness() },
     {
       name: 'redis',
+      // Degraded, not failing: without Redis, REST serves on (local rate limits) and the live plane
+      // reconnects by itself; pulling the process out of rotation would take everything down.
       check: async () => {
         if (!config.redisUrl) return 'disabled' as const;
-        await rateLimits.ping();
-        return 'ok' as const;
+        return rateLimits.ping().then(
+          () => 'ok' as const,
+          () => 'degraded' as const,
+        );
       },
     },
   ];
-  const app = createApp(ctx, buildRouter(ctx), { readiness, ...appOptions });
-  const live = await LiveGateway.start(ctx, databaseUrl, liveOptions);
+  const shutdown = new ShutdownState();
+  // The gateway first: the live room's REST routes act through its fan-out and presence.
+  const live = await LiveGateway.start(ctx, directUrl, liveOptions);
+  const app = createApp(ctx, buildRouter(ctx, live), { readiness, shutdown, ...appOptions });
+  const scheduledJobs = [registrantJobs(ctx), attendanceJobs(ctx)];
+  for (const job of scheduledJobs) job.start();
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.port, config.host, listenBacklog, () => {
+    const s = createServer(httpServerOptions(config.http), app);
+    limitConnectionsPerAddress(s, config.http, config.errorsBaseUrl, logger);
+    s.listen(config.port, config.host, listenBacklog, () => {
       s.off('error', reject);
       // From now on an accept failure (EMFILE) is logged, not thrown out of the process.
       s.on('error', (err) => logger.error({ err }, 'HTTP server error'));
@@ -132,24 +184,19 @@ export async function startServer(
   );
 
   let closing: Promise<void> | undefined;
-  const close = () =>
+  const close = (plan: ShutdownPlan = { delayMs: 0, liveMoveMs: 0 }) =>
     (closing ??= (async () => {
-      logger.info('shutting down: draining in-flight requests');
-      // Sockets first: their participants leave (participant.left) while the database is still open.
-      await live.close();
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => {
-          server.closeAllConnections();
-          resolve();
-        }, drainTimeoutMs);
-        timer.unref();
-        server.close(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-        server.closeIdleConnections();
-      });
+      shutdown.leavingRotation = true;
+      if (plan.delayMs) {
+        logger.info({ delayMs: plan.delayMs }, 'shutting down: out of rotation, serving while balancers notice');
+        await new Promise((r) => setTimeout(r, plan.delayMs));
+      }
+      logger.info('shutting down: draining in-flight requests, moving live sockets');
+      shutdown.closing = true;
+      // Sockets move while requests drain; their participants' presence settles before the database closes.
+      await Promise.all([live.close({ moveOverMs: plan.liveMoveMs }), drainRequests(server)]);
       await metricsListener?.close();
+      await Promise.all(scheduledJobs.map((job) => job.stop()));
       await webhooks.stop();
       for (const untrack of untrackPools) untrack();
       await credentialChanges.stop();
@@ -162,6 +209,22 @@ export async function startServer(
     })());
 
   return { url: `http://${host}:${port}`, port, metricsPort: metricsListener?.port, ctx, webhooks, close };
+}
+
+/** Closes the listener and idle keep-alives; answers still owed end their connections (`Connection: close`). */
+function drainRequests(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      resolve();
+    }, requestDrainMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }
 
 /** The ORM's (knex/tarn) pool counts, for gathercast_db_pool_connections{pool="orm"}. */

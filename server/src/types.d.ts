@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { RequestAuth } from './http/auth';
+import type { RequestAuth } from './lib/actor';
 
 declare global {
   namespace Express {

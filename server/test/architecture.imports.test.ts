@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
  *
  *   composition   main.ts, server.ts, app/        assembles everything
  *   domains       accounts/ … webhooks/           the product; may use each other and everything below
- *   http          http/                           middleware and rendering; knows no domain
+ *   http          http/, docs/                    middleware and rendering, the API reference site and
+ *                                                 OpenAPI document; knows no domain
  *   shared        lib/, db/, email/               errors, context, pool, ORM setup, mail
  *   base          config.ts, logger.ts            read by all
  *
@@ -26,7 +27,7 @@ function layerOf(file: string): Layer {
   }
   const top = rel[0];
   if (top === 'app') return 'composition';
-  if (top === 'http') return 'http';
+  if (top === 'http' || top === 'docs') return 'http';
   if (['lib', 'db', 'email'].includes(top)) return 'shared';
   return 'domain';
 }

@@ -21,8 +21,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const start = (id: string) => gc.broadcast.start({ params: { id } });
-const pause = (id: string) => gc.broadcast.pause({ params: { id } });
+const start = (id: string) => gc.broadcast.start(id);
+const pause = (id: string) => gc.broadcast.pause(id);
 
 /** The broadcast webhooks recorded for an event, sorted by type: changes within one millisecond have no order. */
 const broadcastTypes = async (eventId: string) =>
@@ -51,7 +51,9 @@ const liveBroadcastEvent = (phases: ('broadcast' | 'meeting')[] = ['broadcast'])
   );
 
 // Each test repeats its race several times: on a loaded 2-core machine that takes well over the default 30 s.
-describe(`concurrent broadcast calls (${repetitions} repetitions each)`, { timeout: repeatedRaceBudgetMs }, () => {
+describe(`concurrent broadcast calls (${repetitions} repetitions each)`, {
+  timeout: repeatedRaceBudgetMs,
+}, () => {
   it(`${parallel} simultaneous starts create one broadcast, answer it to all, and fire one broadcast.live`, async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await liveBroadcastEvent();
@@ -116,10 +118,7 @@ describe(`concurrent broadcast calls (${repetitions} repetitions each)`, { timeo
   it('a start racing the advance out of the broadcast phase never leaves a broadcast running', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await liveBroadcastEvent(['broadcast', 'meeting']);
-      const [started] = await Promise.allSettled([
-        start(event.id),
-        gc.events.advance({ params: { id: event.id }, body: {} }),
-      ]);
+      const [started] = await Promise.allSettled([start(event.id), gc.events.advance(event.id, {})]);
       if (started.status === 'rejected') {
         // The advance won: there was no broadcast phase left to start.
         expect(started.reason).toMatchObject({ status: 409, code: 'invalid_state' });
@@ -128,7 +127,7 @@ describe(`concurrent broadcast calls (${repetitions} repetitions each)`, { timeo
         // The start won: the advance then ended the broadcast with its phase.
         expect(await broadcastRows(event.id)).toEqual([{ id: started.value.broadcastId, status: 'ended' }]);
       }
-      expect((await t.client().public.getEvent({ params: { id: event.id } })).activeBroadcast).toBeNull();
+      expect((await t.client().public.retrieveEvent(event.id)).activeBroadcast).toBeNull();
     }
   });
 });

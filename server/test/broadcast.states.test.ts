@@ -1,5 +1,6 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { describe, expect, it } from 'vitest';
+import { mailboxOf } from './support/accounts';
 import { domainEventsOf, eventIn, rejection, type Status } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
 import { useServerWithWorkspace } from './support/hooks';
@@ -21,10 +22,10 @@ useServerWithWorkspace((started) => {
 const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const playlistOf = (eventId: string) => `${t.url}/hls/evt_${eventId}_stage/index.m3u8`;
 
-const start = (id: string, client = gc) => client.broadcast.start({ params: { id } });
-const pause = (id: string, client = gc) => client.broadcast.pause({ params: { id } });
-const advance = (id: string) => gc.events.advance({ params: { id }, body: {} });
-const viewOf = async (id: string) => (await anon.public.getEvent({ params: { id } })).activeBroadcast;
+const start = (id: string, client = gc) => client.broadcast.start(id);
+const pause = (id: string, client = gc) => client.broadcast.pause(id);
+const advance = (id: string) => gc.events.advance(id, {});
+const viewOf = async (id: string) => (await anon.public.retrieveEvent(id)).activeBroadcast;
 
 /** A live event whose active (first) phase is a broadcast. */
 const liveBroadcastEvent = (phases: ('broadcast' | 'meeting')[] = ['broadcast']) =>
@@ -183,7 +184,7 @@ describe('the broadcast ends with its phase', () => {
     const event = await liveBroadcastEvent();
     const { broadcastId } = await start(event.id);
     await pause(event.id);
-    await gc.events.end({ params: { id: event.id } });
+    await gc.events.end(event.id);
     expect(await broadcastRows(event.id)).toEqual([{ id: broadcastId, status: 'ended', ended: true }]);
     expect(await rejection(start(event.id))).toMatchObject({ status: 409, code: 'invalid_state' });
   });
@@ -207,7 +208,7 @@ describe('the broadcast ends with its phase', () => {
   it('deleting the event deletes its broadcasts', async () => {
     const event = await liveBroadcastEvent();
     await start(event.id);
-    await gc.events.delete({ params: { id: event.id } });
+    await gc.events.delete(event.id);
     expect(await broadcastRows(event.id)).toEqual([]);
   });
 });
@@ -216,7 +217,7 @@ describe('public view activeBroadcast', () => {
   it('is null before the event is live, and while the broadcast phase is not yet started', async () => {
     const event = await eventIn(gc, 'scheduled', [{ modality: 'broadcast' }]);
     expect(await viewOf(event.id)).toBeNull();
-    await gc.events.start({ params: { id: event.id } });
+    await gc.events.start(event.id);
     expect(await viewOf(event.id)).toBeNull();
   });
 
@@ -236,8 +237,8 @@ describe('public view activeBroadcast', () => {
   it('is null after the event ends', async () => {
     const event = await liveBroadcastEvent();
     await start(event.id);
-    await gc.events.end({ params: { id: event.id } });
-    const view = await anon.public.getEvent({ params: { id: event.id } });
+    await gc.events.end(event.id);
+    const view = await anon.public.retrieveEvent(event.id);
     expect(view.status).toBe('ended');
     expect(view.activeBroadcast).toBeNull();
   });
@@ -304,22 +305,20 @@ describe('who may call', () => {
   it('refuses a workspace session token (gcw_, a participant identity, not an account) with 403 forbidden', async () => {
     const event = await liveBroadcastEvent();
     const owner = t.client({ sessionToken: ws.sessionToken });
-    const { sessionToken } = await owner.workspaces.createSession({ params: { id: ws.workspaceId } });
+    const { sessionToken } = await owner.workspaces.createSession(ws.workspaceId);
     const err = await rejection(start(event.id, t.client({ sessionToken })));
     expect(err).toMatchObject({ status: 403, code: 'forbidden' });
   });
 
   it('refuses a session without a workspace account (an entry session) with 403 forbidden', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }], { visibility: 'public' });
-    await anon.public.register({
-      params: { id: event.id },
-      body: { name: 'Reg Istrant', email: `reg-${event.id.slice(0, 8)}@example.test` },
+    await anon.public.register(event.id, {
+      name: 'Reg Istrant',
+      email: `reg-${event.id.slice(0, 8)}@example.test`,
     });
-    const { emails } = await t
-      .client({ headers: { 'x-platform-key': 'test-platform-key' } })
-      .dev.mailbox({ query: { to: `reg-${event.id.slice(0, 8)}@example.test` } });
+    const emails = await mailboxOf(t, `reg-${event.id.slice(0, 8)}@example.test`);
     const token = new URL(emails[0]!.links[0]!).searchParams.get('token')!;
-    const { sessionToken } = await anon.public.enter({ params: { id: event.id }, body: { token } });
+    const { sessionToken } = await anon.public.enter(event.id, { token });
     const err = await rejection(start(event.id, t.client({ sessionToken })));
     expect(err).toMatchObject({ status: 403, code: 'forbidden' });
     expect(await viewOf(event.id)).toBeNull();
@@ -332,7 +331,7 @@ describe('HLS_BASE_URL', () => {
     try {
       const client = custom.client({ apiKey: (await createWorkspace(custom.databaseUrl)).apiKey });
       const event = await eventIn(client, 'live');
-      const started = await client.broadcast.start({ params: { id: event.id } });
+      const started = await client.broadcast.start(event.id);
       expect(started.playbackUrl).toBe(
         `https://cdn.example.test/live/evt_${started.eventId}_stage/index.m3u8`,
       );

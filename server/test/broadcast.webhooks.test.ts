@@ -8,6 +8,7 @@ import type { TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { verifyDelivery } from './support/webhook-fixtures';
 import { useWebhookTestServer } from './support/webhook-server';
+import { quietFor } from './support/wait';
 
 /**
  * Broadcast calls arrive at a real HTTP receiver as docs/webhooks.md's event list says: broadcast.live
@@ -22,7 +23,6 @@ useWebhookTestServer((started) => {
   ({ t, rx } = started);
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 let n = 0;
 /** A fresh workspace, its SDK client and one endpoint (all types unless filtered) at a unique path. */
@@ -47,7 +47,7 @@ const recorded = (eventId: string) =>
 /** Waits for `count` requests at `name`, then a little longer to see that no more follow. */
 async function exactly(name: string, count: number) {
   await rx.waitFor(() => rx.to(name).length >= count, eventBudgetMs, `${count} deliveries to ${name}`);
-  await sleep(300);
+  await quietFor(300);
   expect(rx.to(name)).toHaveLength(count);
 }
 
@@ -78,7 +78,7 @@ describe('broadcast webhooks', () => {
   it('start delivers broadcast.live with exactly the base fields, broadcastId and playbackUrl', async () => {
     const { gc, name, secret, workspaceId } = await workspaceWithEndpoint(onlyBroadcasts);
     const event = await liveBroadcast(gc);
-    const started = await gc.broadcast.start({ params: { id: event.id } });
+    const started = await gc.broadcast.start(event.id);
 
     await exactly(name, 1);
     const [live] = (await recorded(event.id)).filter((r) => r.type === 'broadcast.live');
@@ -89,6 +89,7 @@ describe('broadcast webhooks', () => {
         workspaceId,
         eventId: event.id,
         occurredAt: live!.occurredAt,
+        sequence: expect.any(Number),
         broadcastId: started.broadcastId,
         playbackUrl: started.playbackUrl,
       },
@@ -98,8 +99,8 @@ describe('broadcast webhooks', () => {
   it('pause delivers broadcast.paused with exactly the base fields and broadcastId', async () => {
     const { gc, name, secret, workspaceId } = await workspaceWithEndpoint(onlyBroadcasts);
     const event = await liveBroadcast(gc);
-    const { broadcastId } = await gc.broadcast.start({ params: { id: event.id } });
-    await gc.broadcast.pause({ params: { id: event.id } });
+    const { broadcastId } = await gc.broadcast.start(event.id);
+    await gc.broadcast.pause(event.id);
 
     await exactly(name, 2);
     const [paused] = (await recorded(event.id)).filter((r) => r.type === 'broadcast.paused');
@@ -109,6 +110,7 @@ describe('broadcast webhooks', () => {
       workspaceId,
       eventId: event.id,
       occurredAt: paused!.occurredAt,
+      sequence: expect.any(Number),
       broadcastId,
     });
   });
@@ -116,9 +118,9 @@ describe('broadcast webhooks', () => {
   it('start, pause, resume deliver live, paused, live for the same broadcast', async () => {
     const { gc, name, secret } = await workspaceWithEndpoint(onlyBroadcasts);
     const event = await liveBroadcast(gc);
-    const started = await gc.broadcast.start({ params: { id: event.id } });
-    await gc.broadcast.pause({ params: { id: event.id } });
-    await gc.broadcast.start({ params: { id: event.id } });
+    const started = await gc.broadcast.start(event.id);
+    await gc.broadcast.pause(event.id);
+    await gc.broadcast.start(event.id);
 
     await exactly(name, 3);
     const bodies = bodiesAt(name, secret);
@@ -134,9 +136,9 @@ describe('broadcast webhooks', () => {
   it('a start while already live delivers nothing more', async () => {
     const { gc, name } = await workspaceWithEndpoint(onlyBroadcasts);
     const event = await liveBroadcast(gc);
-    await gc.broadcast.start({ params: { id: event.id } });
-    await gc.broadcast.start({ params: { id: event.id } });
-    await gc.broadcast.start({ params: { id: event.id } });
+    await gc.broadcast.start(event.id);
+    await gc.broadcast.start(event.id);
+    await gc.broadcast.start(event.id);
     await exactly(name, 1);
   });
 
@@ -146,29 +148,29 @@ describe('broadcast webhooks', () => {
     const meeting = await liveBroadcast(gc, ['meeting', 'broadcast']);
     const unstarted = await liveBroadcast(gc);
     const paused = await liveBroadcast(gc);
-    await gc.broadcast.start({ params: { id: paused.id } });
-    await gc.broadcast.pause({ params: { id: paused.id } });
+    await gc.broadcast.start(paused.id);
+    await gc.broadcast.pause(paused.id);
     await exactly(name, 2);
 
     // One call at a time: a rejection must be awaited as soon as it exists.
     for (const refused of [
-      () => gc.broadcast.start({ params: { id: scheduled.id } }),
-      () => gc.broadcast.start({ params: { id: meeting.id } }),
-      () => gc.broadcast.pause({ params: { id: unstarted.id } }),
-      () => gc.broadcast.pause({ params: { id: paused.id } }),
+      () => gc.broadcast.start(scheduled.id),
+      () => gc.broadcast.start(meeting.id),
+      () => gc.broadcast.pause(unstarted.id),
+      () => gc.broadcast.pause(paused.id),
     ]) {
       expect(await rejection(refused())).toMatchObject({ status: 409, code: 'invalid_state' });
     }
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to(name)).toHaveLength(2);
   });
 
   it('ending the broadcast phase sends no broadcast webhook: the lifecycle events say it', async () => {
     const { gc, name, secret } = await workspaceWithEndpoint();
     const event = await liveBroadcast(gc, ['broadcast', 'meeting']);
-    await gc.broadcast.start({ params: { id: event.id } });
-    await gc.events.advance({ params: { id: event.id }, body: {} });
-    await gc.events.end({ params: { id: event.id } });
+    await gc.broadcast.start(event.id);
+    await gc.events.advance(event.id, {});
+    await gc.events.end(event.id);
 
     await exactly(name, 4);
     expect(bodiesAt(name, secret).map((b) => b.type)).toEqual([
@@ -182,10 +184,10 @@ describe('broadcast webhooks', () => {
   it('the next broadcast phase’s start delivers broadcast.live with its new broadcastId and playbackUrl', async () => {
     const { gc, name, secret } = await workspaceWithEndpoint(onlyBroadcasts);
     const event = await liveBroadcast(gc, ['broadcast', 'meeting', 'broadcast']);
-    const first = await gc.broadcast.start({ params: { id: event.id } });
-    await gc.events.advance({ params: { id: event.id }, body: {} });
-    await gc.events.advance({ params: { id: event.id }, body: {} });
-    const second = await gc.broadcast.start({ params: { id: event.id } });
+    const first = await gc.broadcast.start(event.id);
+    await gc.events.advance(event.id, {});
+    await gc.events.advance(event.id, {});
+    const second = await gc.broadcast.start(event.id);
 
     await exactly(name, 2);
     const byId = (a: { id: unknown }, b: { id: unknown }) => String(a.id).localeCompare(String(b.id));

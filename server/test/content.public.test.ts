@@ -41,33 +41,21 @@ async function eventWithContent(
   visibility: 'public' | 'unlisted' | 'private',
 ) {
   const event = await eventIn(gc, status, [{ modality: 'broadcast' }], { visibility });
-  const older = await gc.content.createRecording({
-    params: { id: event.id },
-    body: { url: 'https://m.test/old.mp4' },
+  const older = await gc.content.createRecording(event.id, { url: 'https://m.test/old.mp4' });
+  const latest = await gc.content.createRecording(event.id, {
+    url: 'https://m.test/new.mp4',
+    durationSeconds: 20,
   });
-  const latest = await gc.content.createRecording({
-    params: { id: event.id },
-    body: { url: 'https://m.test/new.mp4', durationSeconds: 20 },
-  });
-  const oldClip = await gc.content.createClip({
-    params: { id: older.id },
-    body: { startSeconds: 0, endSeconds: 5 },
-  });
-  const clip = await gc.content.createClip({
-    params: { id: latest.id },
-    body: { title: 'Pillars', startSeconds: 10, endSeconds: 16 },
-  });
-  const transcript = await gc.content.createTranscript({
-    params: { id: event.id },
-    body: { recordingId: latest.id, segments: talk },
-  });
+  const oldClip = await gc.content.createClip(older.id, { startSeconds: 0, endSeconds: 5 });
+  const clip = await gc.content.createClip(latest.id, { title: 'Pillars', startSeconds: 10, endSeconds: 16 });
+  const transcript = await gc.content.createTranscript(event.id, { recordingId: latest.id, segments: talk });
   return { event, older, latest, oldClip, clip, transcript };
 }
 
 describe('public recap', () => {
   it('shows the latest recording, its clips and the AI summary with speaker stats', async () => {
     const { event, latest, clip } = await eventWithContent('ended', 'public');
-    const recap = await anon.public.recap({ params: { id: event.id } });
+    const recap = await anon.public.retrieveRecap(event.id);
     expect(recap.event).toEqual({ id: event.id, title: event.title, scheduledAt: event.scheduledAt });
     expect(recap.recording).toEqual(latest);
     expect(recap.clips).toEqual([clip]);
@@ -80,22 +68,19 @@ describe('public recap', () => {
 
   it('shows the summary of the latest transcript', async () => {
     const { event } = await eventWithContent('ended', 'public');
-    await gc.content.createTranscript({
-      params: { id: event.id },
-      body: {
-        segments: [
-          { speakerName: 'Cy', startSeconds: 0, endSeconds: 3, text: 'A second session about hiring plans.' },
-        ],
-      },
+    await gc.content.createTranscript(event.id, {
+      segments: [
+        { speakerName: 'Cy', startSeconds: 0, endSeconds: 3, text: 'A second session about hiring plans.' },
+      ],
     });
-    const recap = await anon.public.recap({ params: { id: event.id } });
+    const recap = await anon.public.retrieveRecap(event.id);
     expect(recap.summary?.speakers.map((s) => s.name)).toEqual(['Cy']);
     expect(recap.summary?.text).toBe('A second session about hiring plans.');
   });
 
   it('answers an event without content with nulls and no clips', async () => {
     const event = await eventIn(gc, 'scheduled', [{ modality: 'broadcast' }], { visibility: 'public' });
-    expect(await anon.public.recap({ params: { id: event.id } })).toEqual({
+    expect(await anon.public.retrieveRecap(event.id)).toEqual({
       event: { id: event.id, title: event.title, scheduledAt: null },
       recording: null,
       clips: [],
@@ -107,9 +92,9 @@ describe('public recap', () => {
 describe('public content', () => {
   it('lists recordings, every clip, transcript ids, the summary and the cast', async () => {
     const { event, older, latest, oldClip, clip, transcript } = await eventWithContent('ended', 'unlisted');
-    const host = await gc.users.upsert({ body: { externalSub: 'host-1', name: 'Hana Host' } });
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: host.id, role: 'host' } });
-    const content = await anon.public.content({ params: { id: event.id } });
+    const host = await gc.users.upsert({ externalSub: 'host-1', name: 'Hana Host' });
+    await gc.memberships.create(event.id, { userId: host.id, role: 'host' });
+    const content = await anon.public.retrieveContent(event.id);
     expect(content).toMatchObject({
       event: { id: event.id, title: event.title },
       recordings: [latest, older],
@@ -127,13 +112,13 @@ describe('public asset', () => {
   it('shows a recording and a clip with their event context', async () => {
     const { event, latest, clip } = await eventWithContent('ended', 'public');
     const context = { id: event.id, title: event.title, scheduledAt: event.scheduledAt };
-    expect(await anon.public.asset({ params: { id: latest.id } })).toEqual({
+    expect(await anon.public.retrieveAsset(latest.id)).toEqual({
       kind: 'recording',
       recording: latest,
       clip: null,
       event: context,
     });
-    expect(await anon.public.asset({ params: { id: clip.id } })).toEqual({
+    expect(await anon.public.retrieveAsset(clip.id)).toEqual({
       kind: 'clip',
       recording: null,
       clip,
@@ -144,7 +129,7 @@ describe('public asset', () => {
   it('answers 404 for an unknown id, and for a transcript id (not an asset)', async () => {
     const { transcript } = await eventWithContent('ended', 'public');
     for (const id of ['00000000-0000-4000-8000-000000000000', transcript.id]) {
-      expect(await rejection(anon.public.asset({ params: { id } }))).toMatchObject({
+      expect(await rejection(anon.public.retrieveAsset(id))).toMatchObject({
         status: 404,
         code: 'not_found',
       });
@@ -153,8 +138,8 @@ describe('public asset', () => {
 
   it('answers 404 once the asset is deleted', async () => {
     const { clip } = await eventWithContent('ended', 'public');
-    await gc.content.deleteClip({ params: { id: clip.id } });
-    expect(await rejection(anon.public.asset({ params: { id: clip.id } }))).toMatchObject({
+    await gc.content.deleteClip(clip.id);
+    expect(await rejection(anon.public.retrieveAsset(clip.id))).toMatchObject({
       status: 404,
       code: 'not_found',
     });
@@ -163,10 +148,10 @@ describe('public asset', () => {
 
 describe('visibility gating', () => {
   const views = (client: GathercastClient, c: Awaited<ReturnType<typeof eventWithContent>>) => [
-    () => client.public.recap({ params: { id: c.event.id } }),
-    () => client.public.content({ params: { id: c.event.id } }),
-    () => client.public.asset({ params: { id: c.latest.id } }),
-    () => client.public.asset({ params: { id: c.clip.id } }),
+    () => client.public.retrieveRecap(c.event.id),
+    () => client.public.retrieveContent(c.event.id),
+    () => client.public.retrieveAsset(c.latest.id),
+    () => client.public.retrieveAsset(c.clip.id),
   ];
 
   it('hides every view of a draft event, even from the owning workspace', async () => {
@@ -201,11 +186,11 @@ describe('visibility gating', () => {
 
   it('answers 404 for an unknown event id', async () => {
     const id = '00000000-0000-4000-8000-000000000000';
-    expect(await rejection(anon.public.recap({ params: { id } }))).toMatchObject({
+    expect(await rejection(anon.public.retrieveRecap(id))).toMatchObject({
       status: 404,
       code: 'not_found',
     });
-    expect(await rejection(anon.public.content({ params: { id } }))).toMatchObject({
+    expect(await rejection(anon.public.retrieveContent(id))).toMatchObject({
       status: 404,
       code: 'not_found',
     });

@@ -60,8 +60,8 @@ async function clientOf(t: TestServer): Promise<GathercastClient> {
 async function summaryAfterIngest(t: TestServer, segments = talk) {
   const gc = await clientOf(t);
   const event = await eventIn(gc, 'ended', [{ modality: 'broadcast' }], { visibility: 'public' });
-  const transcript = await gc.content.createTranscript({ params: { id: event.id }, body: { segments } });
-  const { summary } = await t.client().public.recap({ params: { id: event.id } });
+  const transcript = await gc.content.createTranscript(event.id, { segments });
+  const { summary } = await t.client().public.retrieveRecap(event.id);
   const engine = await withDb(t.databaseUrl, async (db) => {
     const res = await db.query<{ engine: string }>(
       'select engine from content_summary where transcript_id = $1',
@@ -116,23 +116,20 @@ describe('summary on transcript ingest', () => {
   it('excludes breakout-table talk from the event summary', async () => {
     const gc = await clientOf(plain);
     const event = await eventIn(gc, 'ended', [{ modality: 'breakout' }], { visibility: 'public' });
-    await gc.content.createTranscript({
-      params: { id: event.id },
-      body: {
-        segments: [
-          { speakerName: 'Host', startSeconds: 0, endSeconds: 5, text: 'Welcome back from the tables.' },
-          {
-            speakerName: 'Tia',
-            userId: 'tia',
-            roomId: `evt_${event.id}_table_1`,
-            startSeconds: 5,
-            endSeconds: 9,
-            text: 'My secret table remark.',
-          },
-        ],
-      },
+    await gc.content.createTranscript(event.id, {
+      segments: [
+        { speakerName: 'Host', startSeconds: 0, endSeconds: 5, text: 'Welcome back from the tables.' },
+        {
+          speakerName: 'Tia',
+          userId: 'tia',
+          roomId: `evt_${event.id}_table_1`,
+          startSeconds: 5,
+          endSeconds: 9,
+          text: 'My secret table remark.',
+        },
+      ],
     });
-    const { summary } = await plain.client().public.recap({ params: { id: event.id } });
+    const { summary } = await plain.client().public.retrieveRecap(event.id);
     expect(summary?.text).toBe('Welcome back from the tables.');
     expect(summary?.speakers.map((s) => s.name)).toEqual(['Host']);
   });

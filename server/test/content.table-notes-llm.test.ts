@@ -29,26 +29,23 @@ async function ingestOneTable() {
   const gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
   const event = await eventIn(gc, 'ended', [{ modality: 'breakout' }], { visibility: 'public' });
   const user = await gc.users.upsert({
-    body: { externalSub: `lia-${event.id}`, name: 'Lia', email: `lia-${event.id}@example.test` },
+    externalSub: `lia-${event.id}`,
+    name: 'Lia',
+    email: `lia-${event.id}@example.test`,
   });
-  await gc.content.createTranscript({
-    params: { id: event.id },
-    body: {
-      segments: [
-        {
-          userId: user.id,
-          roomId: `evt_${event.id}_table_1`,
-          startSeconds: 0,
-          endSeconds: 5,
-          text: 'Signup has too many steps. We could use magic links.',
-        },
-      ],
-    },
+  await gc.content.createTranscript(event.id, {
+    segments: [
+      {
+        userId: user.id,
+        roomId: `evt_${event.id}_table_1`,
+        startSeconds: 0,
+        endSeconds: 5,
+        text: 'Signup has too many steps. We could use magic links.',
+      },
+    ],
   });
   const link = (await mailboxOf(t, user.email!))[0]!.links[0]!;
-  return t
-    .client()
-    .public.tableSummary({ params: { id: event.id }, query: { t: new URL(link).searchParams.get('t')! } });
+  return t.client().public.retrieveTableSummary(event.id, { t: new URL(link).searchParams.get('t')! });
 }
 
 describe('table notes with an LLM', () => {

@@ -23,7 +23,7 @@ let n = 0;
 async function person(name: string, withEmail = true) {
   const sub = `${name.toLowerCase()}-${++n}`;
   const email = withEmail ? `${sub}@example.test` : null;
-  const user = await gc.users.upsert({ body: { externalSub: sub, name, email } });
+  const user = await gc.users.upsert({ externalSub: sub, name, email });
   return { ...user, sub, email: email ?? '' };
 }
 
@@ -41,61 +41,58 @@ async function breakoutWithTranscript(visibility: 'public' | 'private' = 'public
   ]);
   const t1 = `evt_${event.id}_table_1`;
   const t2 = `evt_${event.id}_table_2`;
-  const transcript = await gc.content.createTranscript({
-    params: { id: event.id },
-    body: {
-      segments: [
-        { speakerName: 'Host', startSeconds: 0, endSeconds: 10, text: 'Welcome, please join your tables.' },
-        {
-          speakerName: 'Ann',
-          userId: ann!.id,
-          roomId: t1,
-          startSeconds: 100,
-          endSeconds: 110,
-          text: 'Our onboarding flow loses people at signup. What if we removed the password step?',
-        },
-        {
-          speakerName: 'Ben',
-          userId: ben!.id,
-          roomId: t1,
-          startSeconds: 110,
-          endSeconds: 130,
-          text: 'Onboarding could use magic links. We could also send a welcome email. Signup friction matters most for onboarding.',
-        },
-        {
-          speakerName: 'Eve',
-          userId: eve!.id,
-          roomId: t1,
-          startSeconds: 130,
-          endSeconds: 135,
-          text: 'Do magic links work on mobile?',
-        },
-        {
-          speakerName: 'Ann',
-          userId: ann!.id,
-          roomId: t1,
-          startSeconds: 135,
-          endSeconds: 160,
-          text: 'Magic links work fine on mobile.',
-        },
-        {
-          speakerName: 'Cal',
-          userId: cal!.sub,
-          roomId: t2,
-          startSeconds: 100,
-          endSeconds: 120,
-          text: 'Pricing tiers confuse enterprise buyers. Enterprise pricing needs a calculator.',
-        },
-        {
-          speakerName: 'Dee',
-          userId: dee!.sub,
-          roomId: t2,
-          startSeconds: 120,
-          endSeconds: 150,
-          text: "Let's publish enterprise pricing openly.",
-        },
-      ],
-    },
+  const transcript = await gc.content.createTranscript(event.id, {
+    segments: [
+      { speakerName: 'Host', startSeconds: 0, endSeconds: 10, text: 'Welcome, please join your tables.' },
+      {
+        speakerName: 'Ann',
+        userId: ann!.id,
+        roomId: t1,
+        startSeconds: 100,
+        endSeconds: 110,
+        text: 'Our onboarding flow loses people at signup. What if we removed the password step?',
+      },
+      {
+        speakerName: 'Ben',
+        userId: ben!.id,
+        roomId: t1,
+        startSeconds: 110,
+        endSeconds: 130,
+        text: 'Onboarding could use magic links. We could also send a welcome email. Signup friction matters most for onboarding.',
+      },
+      {
+        speakerName: 'Eve',
+        userId: eve!.id,
+        roomId: t1,
+        startSeconds: 130,
+        endSeconds: 135,
+        text: 'Do magic links work on mobile?',
+      },
+      {
+        speakerName: 'Ann',
+        userId: ann!.id,
+        roomId: t1,
+        startSeconds: 135,
+        endSeconds: 160,
+        text: 'Magic links work fine on mobile.',
+      },
+      {
+        speakerName: 'Cal',
+        userId: cal!.sub,
+        roomId: t2,
+        startSeconds: 100,
+        endSeconds: 120,
+        text: 'Pricing tiers confuse enterprise buyers. Enterprise pricing needs a calculator.',
+      },
+      {
+        speakerName: 'Dee',
+        userId: dee!.sub,
+        roomId: t2,
+        startSeconds: 120,
+        endSeconds: 150,
+        text: "Let's publish enterprise pricing openly.",
+      },
+    ],
   });
   return { event, transcript, ann: ann!, ben: ben!, eve: eve!, cal: cal!, dee: dee! };
 }
@@ -107,8 +104,7 @@ async function tokenOf(email: string): Promise<{ link: string; token: string }> 
   return { link, token: new URL(link).searchParams.get('t')! };
 }
 
-const summaryOf = (eventId: string, token: string) =>
-  anon.public.tableSummary({ params: { id: eventId }, query: { t: token } });
+const summaryOf = (eventId: string, token: string) => anon.public.retrieveTableSummary(eventId, { t: token });
 
 describe('table notes', () => {
   it('emails each table member with an email one gcn_ link to the table-notes page', async () => {
@@ -180,7 +176,7 @@ describe('table notes', () => {
       expect(oneText).not.toContain(word);
     for (const word of ['onboarding', 'Onboarding', 'magic', ann.id]) expect(twoText).not.toContain(word);
     // Nothing of either table in the public event summary.
-    const recap = await anon.public.recap({ params: { id: event.id } });
+    const recap = await anon.public.retrieveRecap(event.id);
     expect(recap.summary?.text).toBe('Welcome, please join your tables.');
   });
 
@@ -242,7 +238,7 @@ describe('table notes', () => {
 
   it('works for a private event without any session (the token is the credential)', async () => {
     const { event, dee } = await breakoutWithTranscript('private');
-    expect(await rejection(anon.public.recap({ params: { id: event.id } }))).toMatchObject({ status: 404 });
+    expect(await rejection(anon.public.retrieveRecap(event.id))).toMatchObject({ status: 404 });
     await expect(summaryOf(event.id, (await tokenOf(dee.email)).token)).resolves.toMatchObject({
       recipientUserId: dee.id,
     });
@@ -251,11 +247,11 @@ describe('table notes', () => {
   it('stops working once the transcript or the event is deleted', async () => {
     const a = await breakoutWithTranscript();
     const tokenA = (await tokenOf(a.ann.email)).token;
-    await gc.content.deleteTranscript({ params: { id: a.transcript.id } });
+    await gc.content.deleteTranscript(a.transcript.id);
     expect(await rejection(summaryOf(a.event.id, tokenA))).toMatchObject({ status: 404, code: 'not_found' });
     const b = await breakoutWithTranscript();
     const tokenB = (await tokenOf(b.cal.email)).token;
-    await gc.events.delete({ params: { id: b.event.id } });
+    await gc.events.delete(b.event.id);
     expect(await rejection(summaryOf(b.event.id, tokenB))).toMatchObject({ status: 404, code: 'not_found' });
   });
 
@@ -276,19 +272,16 @@ describe('table notes', () => {
       ),
     );
     const kim = await person('Kim');
-    await gc.content.createTranscript({
-      params: { id: event.id },
-      body: {
-        segments: [
-          {
-            userId: kim.id,
-            roomId: `evt_${event.id}_table_3`,
-            startSeconds: 0,
-            endSeconds: 9,
-            text: 'Enterprise plans should price per seat. Lunch was great.',
-          },
-        ],
-      },
+    await gc.content.createTranscript(event.id, {
+      segments: [
+        {
+          userId: kim.id,
+          roomId: `evt_${event.id}_table_3`,
+          startSeconds: 0,
+          endSeconds: 9,
+          text: 'Enterprise plans should price per seat. Lunch was great.',
+        },
+      ],
     });
     const notes = await summaryOf(event.id, (await tokenOf(kim.email)).token);
     expect(notes.table).toMatchObject({ number: 3, label: 'Table 3' });
@@ -324,7 +317,7 @@ describe('table notes', () => {
       text: `Point ${i} about roadmap planning and budget reviews? We could ship item ${i}.`,
     }));
     const started = Date.now();
-    const transcript = await gc.content.createTranscript({ params: { id: event.id }, body: { segments } });
+    const transcript = await gc.content.createTranscript(event.id, { segments });
     expect(transcript.segments).toHaveLength(3000);
     expect(Date.now() - started).toBeLessThan(10_000);
     const tables = await withDb(t.databaseUrl, async (db) =>

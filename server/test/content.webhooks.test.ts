@@ -7,6 +7,7 @@ import type { TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { verifyDelivery } from './support/webhook-fixtures';
 import { useWebhookTestServer } from './support/webhook-server';
+import { quietFor } from './support/wait';
 
 /**
  * Every content create fires its `*.ready` webhook from the same transaction (the outbox), with
@@ -19,7 +20,6 @@ useWebhookTestServer((started) => {
   ({ t, rx } = started);
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 const workspaceWithEndpoint = (name: string) =>
   workspaceWithEndpointAt(t, rx, name, ['recording.ready', 'transcript.ready', 'clip.ready']);
@@ -37,29 +37,23 @@ describe('content webhooks', () => {
   it('recording, transcript and clip creates deliver recording.ready, transcript.ready and clip.ready with assetId', async () => {
     const { gc, ep, workspaceId } = await workspaceWithEndpoint('content-ready');
     const event = await eventIn(gc, 'ended');
-    const recording = await gc.content.createRecording({
-      params: { id: event.id },
-      body: { url: 'https://media.example.test/full.mp4', durationSeconds: 90 },
+    const recording = await gc.content.createRecording(event.id, {
+      url: 'https://media.example.test/full.mp4',
+      durationSeconds: 90,
     });
-    const transcript = await gc.content.createTranscript({
-      params: { id: event.id },
-      body: {
-        recordingId: recording.id,
-        segments: [{ speakerName: 'Ada', startSeconds: 0, endSeconds: 3, text: 'Hello there.' }],
-      },
+    const transcript = await gc.content.createTranscript(event.id, {
+      recordingId: recording.id,
+      segments: [{ speakerName: 'Ada', startSeconds: 0, endSeconds: 3, text: 'Hello there.' }],
     });
-    const clip = await gc.content.createClip({
-      params: { id: recording.id },
-      body: { startSeconds: 1, endSeconds: 2 },
-    });
+    const clip = await gc.content.createClip(recording.id, { startSeconds: 1, endSeconds: 2 });
 
     await rx.waitFor(() => rx.to('content-ready').length >= 3, eventBudgetMs, 'three deliveries');
-    await sleep(300);
+    await quietFor(300);
     const bodies = rx.to('content-ready').map((got) => verifyDelivery(got, [ep.secret]));
     expect(bodies).toHaveLength(3);
     const byType = Object.fromEntries(bodies.map((b) => [b.type, b]));
     const outbox = Object.fromEntries((await outboxOf(event.id)).map((r) => [r.type, r.id]));
-    const base = { workspaceId, eventId: event.id };
+    const base = { workspaceId, eventId: event.id, sequence: expect.any(Number) };
     expect(byType['recording.ready']).toEqual({
       ...base,
       id: outbox['recording.ready'],
@@ -86,29 +80,24 @@ describe('content webhooks', () => {
   it('a refused clip or transcript records no domain event and delivers nothing', async () => {
     const { gc } = await workspaceWithEndpoint('content-refused');
     const event = await eventIn(gc, 'draft');
-    const recording = await gc.content.createRecording({
-      params: { id: event.id },
-      body: { url: 'https://m.test/a.mp4', durationSeconds: 10 },
+    const recording = await gc.content.createRecording(event.id, {
+      url: 'https://m.test/a.mp4',
+      durationSeconds: 10,
     });
     await rx.waitFor(() => rx.to('content-refused').length >= 1, eventBudgetMs, 'recording.ready');
     expect(
-      await rejection(
-        gc.content.createClip({ params: { id: recording.id }, body: { startSeconds: 5, endSeconds: 11 } }),
-      ),
+      await rejection(gc.content.createClip(recording.id, { startSeconds: 5, endSeconds: 11 })),
     ).toMatchObject({ status: 400 });
     expect(
       await rejection(
-        gc.content.createTranscript({
-          params: { id: event.id },
-          body: {
-            recordingId: '00000000-0000-4000-8000-000000000000',
-            segments: [{ startSeconds: 0, endSeconds: 1, text: 'Hi.' }],
-          },
+        gc.content.createTranscript(event.id, {
+          recordingId: '00000000-0000-4000-8000-000000000000',
+          segments: [{ startSeconds: 0, endSeconds: 1, text: 'Hi.' }],
         }),
       ),
     ).toMatchObject({ status: 400 });
     expect((await outboxOf(event.id)).map((r) => r.type)).toEqual(['recording.ready']);
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to('content-refused')).toHaveLength(1);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guideSources } from '../src/http/docs-sources';
+import { guideSources } from '../src/docs/sources';
 
 // The guides are written for integrators and operators and stand alone: they state each rule
 // themselves, cite no document outside this repository, and leave source file paths (implementation

@@ -31,7 +31,12 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
   const child = spawn(command, args, {
     cwd,
     detached: true,
-    env: { ...process.env, NODE_ENV: 'development', PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`, ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.push(child);
@@ -61,7 +66,10 @@ describe('the quick start', () => {
 
     const steps = guide.filter((b) => b.section.startsWith('2.') && b.lang === 'sh');
     expect(steps.length).toBeGreaterThanOrEqual(6);
-    const script = ['set -euo pipefail', ...steps.map((b) => withServer(b.code).replaceAll('localhost:4000', `localhost:${port}`))].join('\n');
+    const script = [
+      'set -euo pipefail',
+      ...steps.map((b) => withServer(b.code).replaceAll('localhost:4000', `localhost:${port}`)),
+    ].join('\n');
     const shell = run('bash', ['-c', script], dir);
     expect(await shell.exited, shell.output()).toBe(0);
 
@@ -71,7 +79,9 @@ describe('the quick start', () => {
     const eventId = JSON.parse(readFileSync(path.join(dir, 'event.json'), 'utf8')).id as string;
     const verified = (id: string) => new RegExp(`verified event\\.published [0-9a-f-]{36} \\(event ${id}\\)`);
     await waitFor(
-      () => verified('00000000-0000-0000-0000-000000000000').test(shell.output()) && verified(eventId).test(shell.output()),
+      () =>
+        verified('00000000-0000-0000-0000-000000000000').test(shell.output()) &&
+        verified(eventId).test(shell.output()),
       shell.output,
     );
     expect(shell.output()).not.toContain('refused');
@@ -84,11 +94,33 @@ describe('the quick start', () => {
     const work = mkdtempSync(path.join(dir, 'sdk-'));
     // The guide runs it inside examples/: an ES module package whose node_modules has the SDK, the verifier and tsx.
     symlinkSync(path.join(repoRoot, 'examples/node_modules'), path.join(work, 'node_modules'));
-    writeFileSync(path.join(work, 'package.json'), JSON.stringify({ type: JSON.parse(readFileSync(path.join(repoRoot, 'examples/package.json'), 'utf8')).type }));
-    writeFileSync(path.join(work, 'first-webhook.ts'), program!.code.replaceAll('localhost:4001', `localhost:${port}`).replace('.listen(4001', `.listen(${port}`));
+    writeFileSync(
+      path.join(work, 'package.json'),
+      JSON.stringify({
+        type: JSON.parse(readFileSync(path.join(repoRoot, 'examples/package.json'), 'utf8')).type,
+      }),
+    );
+    writeFileSync(
+      path.join(work, 'first-webhook.ts'),
+      program!.code
+        .replaceAll('localhost:4001', `localhost:${port}`)
+        .replace('.listen(4001', `.listen(${port}`),
+    );
+    // The guide's command builds the packages first (this run's setup has built them already), then runs the program.
     const command = guide.find((b) => b.section.startsWith('3.') && b.lang === 'sh')!.code.trim();
-    expect(command).toBe('cd examples && node --import tsx first-webhook.ts');
-    const sdk = run(process.execPath, ['--import', 'tsx', 'first-webhook.ts'], work, { GATHERCAST_URL: t.url });
+    expect(command).toBe('npx -y pnpm@10.34.8 build && cd examples && node --import tsx first-webhook.ts');
+    // Outside the repository: the guide's tarballs are the ones `npm pack` makes of the packages as they
+    // are now (name and version); sdk's package test installs such a tarball in a blank project.
+    const install = guide.find((b) => b.section.startsWith('3.') && b.code.includes('npm pack'))?.code;
+    expect(install).toContain('(cd sdk && npm pack) && (cd webhook-verifier && npm pack)');
+    for (const pkg of ['sdk', 'webhook-verifier']) {
+      const { name, version } = JSON.parse(readFileSync(path.join(repoRoot, pkg, 'package.json'), 'utf8'));
+      const tarball = `${name.replace(/^@/, '').replace('/', '-')}-${version}.tgz`;
+      expect(install, tarball).toContain(`/path/to/gathercast/${pkg}/${tarball}`);
+    }
+    const sdk = run(process.execPath, ['--import', 'tsx', 'first-webhook.ts'], work, {
+      GATHERCAST_URL: t.url,
+    });
     expect(await sdk.exited, sdk.output()).toBe(0);
     expect(sdk.output()).toMatch(/verified event\.published [0-9a-f-]{36} \(event [0-9a-f-]{36}\)/);
   }, 90_000);

@@ -24,15 +24,14 @@ const agenda = [
 ];
 
 // Each test repeats its race several times: on a loaded 2-core machine that takes well over the default 30 s.
-describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, { timeout: repeatedRaceBudgetMs }, () => {
+describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, {
+  timeout: repeatedRaceBudgetMs,
+}, () => {
   it('two simultaneous unguarded advances move the agenda exactly twice', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'live', agenda);
-      await Promise.all([
-        gc.events.advance({ params: { id: event.id }, body: {} }),
-        gc.events.advance({ params: { id: event.id }, body: {} }),
-      ]);
-      const read = await gc.events.get({ params: { id: event.id } });
+      await Promise.all([gc.events.advance(event.id, {}), gc.events.advance(event.id, {})]);
+      const read = await gc.events.retrieve(event.id);
       expect(read.phases.map((p) => p.status)).toEqual(['ended', 'ended', 'active', 'pending']);
       expect(read.activePhaseId).toBe(read.phases[2]!.id);
     }
@@ -41,12 +40,12 @@ describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, { timeo
   it('two simultaneous guarded advances with the same phaseId move it once', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'live', agenda);
-      const first = (await gc.events.get({ params: { id: event.id } })).phases[0]!.id;
+      const first = (await gc.events.retrieve(event.id)).phases[0]!.id;
       const answers = await Promise.all([
-        gc.events.advance({ params: { id: event.id }, body: { phaseId: first } }),
-        gc.events.advance({ params: { id: event.id }, body: { phaseId: first } }),
+        gc.events.advance(event.id, { phaseId: first }),
+        gc.events.advance(event.id, { phaseId: first }),
       ]);
-      const read = await gc.events.get({ params: { id: event.id } });
+      const read = await gc.events.retrieve(event.id);
       expect(read.phases.map((p) => p.status)).toEqual(['ended', 'active', 'pending', 'pending']);
       // Both callers see the same resulting state.
       expect(answers.map((a) => a.activePhaseId)).toEqual([read.phases[1]!.id, read.phases[1]!.id]);
@@ -56,10 +55,10 @@ describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, { timeo
   it('two simultaneous guarded advances on the last phase end the event once, with one event.ended', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
-      const only = (await gc.events.get({ params: { id: event.id } })).phases[0]!.id;
+      const only = (await gc.events.retrieve(event.id)).phases[0]!.id;
       const answers = await Promise.all([
-        gc.events.advance({ params: { id: event.id }, body: { phaseId: only } }),
-        gc.events.advance({ params: { id: event.id }, body: { phaseId: only } }),
+        gc.events.advance(event.id, { phaseId: only }),
+        gc.events.advance(event.id, { phaseId: only }),
       ]);
       expect(answers.map((a) => a.status)).toEqual(['ended', 'ended']);
       const types = (await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type);
@@ -70,9 +69,7 @@ describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, { timeo
   it('simultaneous start calls start the event once: one succeeds, the rest get invalid_state', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'scheduled', agenda);
-      const results = await Promise.allSettled(
-        [0, 1, 2].map(() => gc.events.start({ params: { id: event.id } })),
-      );
+      const results = await Promise.allSettled([0, 1, 2].map(() => gc.events.start(event.id)));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       for (const r of results)
         if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 409, code: 'invalid_state' });
@@ -84,10 +81,8 @@ describe(`concurrent lifecycle calls (${repetitions} repetitions each)`, { timeo
   it('simultaneous phase appends get distinct consecutive positions', async () => {
     for (let i = 0; i < repetitions; i++) {
       const event = await eventIn(gc, 'draft', []);
-      await Promise.all(
-        [0, 1, 2, 3].map(() => gc.phases.append({ params: { id: event.id }, body: { modality: 'meeting' } })),
-      );
-      const read = await gc.events.get({ params: { id: event.id } });
+      await Promise.all([0, 1, 2, 3].map(() => gc.phases.create(event.id, { modality: 'meeting' })));
+      const read = await gc.events.retrieve(event.id);
       expect(read.phases.map((p) => p.position)).toEqual([0, 1, 2, 3]);
     }
   });

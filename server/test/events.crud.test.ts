@@ -18,7 +18,7 @@ const basic = { type: 'webinar', title: 'Launch' };
 
 describe('create', () => {
   it('creates a draft and answers 201 with the bare event, without phases', async () => {
-    const res = await gc.raw.events.create({ body: { ...basic, phases: [{ modality: 'broadcast' }] } });
+    const res = await gc.raw.events.create({ ...basic, phases: [{ modality: 'broadcast' }] });
     expect(res.status).toBe(201);
     const event = res.body as Record<string, unknown>;
     expect(event).toMatchObject({
@@ -31,7 +31,7 @@ describe('create', () => {
   });
 
   it('fills in defaults: unlisted, anonymous Q&A off, unlimited capacity, empty metadata, no times', async () => {
-    const event = await gc.events.create({ body: basic });
+    const event = await gc.events.create(basic);
     expect(event).toMatchObject({
       visibility: 'unlisted',
       allowAnonymousVoting: false,
@@ -49,16 +49,14 @@ describe('create', () => {
 
   it('creates the phases given in the body, in order, pending', async () => {
     const event = await gc.events.create({
-      body: {
-        ...basic,
-        phases: [
-          { modality: 'broadcast', featureSet: ['qa', 'chat'] },
-          { modality: 'breakout', config: { roomSize: 6, durationSeconds: 600, extendable: true } },
-          { modality: 'rotation', config: { rounds: 3, roundSeconds: 120 } },
-        ],
-      },
+      ...basic,
+      phases: [
+        { modality: 'broadcast', featureSet: ['qa', 'chat'] },
+        { modality: 'breakout', config: { roomSize: 6, durationSeconds: 600, extendable: true } },
+        { modality: 'rotation', config: { rounds: 3, roundSeconds: 120 } },
+      ],
     });
-    const read = await gc.events.get({ params: { id: event.id } });
+    const read = await gc.events.retrieve(event.id);
     expect(read.phases.map((p) => [p.position, p.modality, p.status])).toEqual([
       [0, 'broadcast', 'pending'],
       [1, 'breakout', 'pending'],
@@ -69,30 +67,26 @@ describe('create', () => {
   });
 
   it('fills in breakout config defaults', async () => {
-    const event = await gc.events.create({ body: { ...basic, phases: [{ modality: 'breakout' }] } });
-    const read = await gc.events.get({ params: { id: event.id } });
+    const event = await gc.events.create({ ...basic, phases: [{ modality: 'breakout' }] });
+    const read = await gc.events.retrieve(event.id);
     expect(read.phases[0]!.config).toEqual({ roomSize: 4, extendable: false });
   });
 
   it('refuses an unknown phase config key with 400 bad_request naming the field', async () => {
     const err = await rejection(
-      gc.events.create({
-        body: { ...basic, phases: [{ modality: 'meeting', config: { roomSize: 3 } as never }] },
-      }),
+      gc.events.create({ ...basic, phases: [{ modality: 'meeting', config: { roomSize: 3 } as never }] }),
     );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
     expect(err.errors?.map((e) => e.path)).toEqual(['body.phases.0.config']);
   });
 
   it('refuses a rotation without its config', async () => {
-    const err = await rejection(
-      gc.events.create({ body: { ...basic, phases: [{ modality: 'rotation' } as never] } }),
-    );
+    const err = await rejection(gc.events.create({ ...basic, phases: [{ modality: 'rotation' } as never] }));
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
   it('refuses a missing title with 400 bad_request', async () => {
-    const err = await rejection(gc.events.create({ body: { type: 'webinar' } as never }));
+    const err = await rejection(gc.events.create({ type: 'webinar' } as never));
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
     expect(err.errors?.map((e) => e.path)).toEqual(['body.title']);
   });
@@ -100,7 +94,9 @@ describe('create', () => {
   it('refuses scheduledEndAt before scheduledAt', async () => {
     const err = await rejection(
       gc.events.create({
-        body: { ...basic, scheduledAt: '2030-01-02T10:00:00Z', scheduledEndAt: '2030-01-02T09:00:00Z' },
+        ...basic,
+        scheduledAt: '2030-01-02T10:00:00Z',
+        scheduledEndAt: '2030-01-02T09:00:00Z',
       }),
     );
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
@@ -108,8 +104,8 @@ describe('create', () => {
 
   it('makes the creator a host when created with an account session', async () => {
     const asOwner = t.client({ sessionToken: ws.sessionToken });
-    const event = await asOwner.events.create({ body: basic });
-    const { memberships } = await gc.memberships.list({ params: { id: event.id } });
+    const event = await asOwner.events.create(basic);
+    const { memberships } = await gc.memberships.list(event.id);
     expect(memberships).toHaveLength(1);
     expect(memberships[0]!.role).toBe('host');
     const { users } = await gc.users.list();
@@ -122,15 +118,15 @@ describe('create', () => {
   });
 
   it('gives no membership when created with an API key', async () => {
-    const event = await gc.events.create({ body: basic });
-    expect((await gc.memberships.list({ params: { id: event.id } })).memberships).toEqual([]);
+    const event = await gc.events.create(basic);
+    expect((await gc.memberships.list(event.id)).memberships).toEqual([]);
   });
 });
 
 describe('read', () => {
   it('reads an event with its phases', async () => {
-    const event = await gc.events.create({ body: { ...basic, phases: [{ modality: 'meeting' }] } });
-    const read = await gc.events.get({ params: { id: event.id } });
+    const event = await gc.events.create({ ...basic, phases: [{ modality: 'meeting' }] });
+    const read = await gc.events.retrieve(event.id);
     expect(read).toMatchObject({
       ...event,
       phases: [{ modality: 'meeting', eventId: event.id, status: 'pending' }],
@@ -139,8 +135,8 @@ describe('read', () => {
 
   it('answers 404 for another workspace’s event', async () => {
     const other = await createWorkspace(t.databaseUrl);
-    const theirs = await t.client({ apiKey: other.apiKey }).events.create({ body: basic });
-    expect(await rejection(gc.events.get({ params: { id: theirs.id } }))).toMatchObject({
+    const theirs = await t.client({ apiKey: other.apiKey }).events.create(basic);
+    expect(await rejection(gc.events.retrieve(theirs.id))).toMatchObject({
       status: 404,
       code: 'not_found',
     });
@@ -154,37 +150,34 @@ describe('read', () => {
 
 describe('update', () => {
   it('changes only the fields given', async () => {
-    const event = await gc.events.create({ body: { ...basic, visibility: 'public', capacity: 10 } });
-    const updated = await gc.events.update({ params: { id: event.id }, body: { title: 'Renamed' } });
+    const event = await gc.events.create({ ...basic, visibility: 'public', capacity: 10 });
+    const updated = await gc.events.update(event.id, { title: 'Renamed' });
     expect(updated).toMatchObject({ title: 'Renamed', visibility: 'public', capacity: 10, type: 'webinar' });
     expect(new Date(updated.updatedAt) >= new Date(event.updatedAt)).toBe(true);
   });
 
   it('clears scheduledAt with null', async () => {
-    const event = await gc.events.create({ body: { ...basic, scheduledAt: '2030-01-02T10:00:00Z' } });
+    const event = await gc.events.create({ ...basic, scheduledAt: '2030-01-02T10:00:00Z' });
     expect(event.scheduledAt).toBe('2030-01-02T10:00:00.000Z');
-    const updated = await gc.events.update({ params: { id: event.id }, body: { scheduledAt: null } });
+    const updated = await gc.events.update(event.id, { scheduledAt: null });
     expect(updated.scheduledAt).toBeNull();
   });
 
   it('replaces metadata wholesale', async () => {
-    const event = await gc.events.create({ body: { ...basic, metadata: { description: 'a', keep: 1 } } });
-    const updated = await gc.events.update({ params: { id: event.id }, body: { metadata: { other: true } } });
+    const event = await gc.events.create({ ...basic, metadata: { description: 'a', keep: 1 } });
+    const updated = await gc.events.update(event.id, { metadata: { other: true } });
     expect(updated.metadata).toEqual({ other: true });
   });
 
   it('updates every documented field', async () => {
-    const event = await gc.events.create({ body: basic });
-    const updated = await gc.events.update({
-      params: { id: event.id },
-      body: {
-        scheduledAt: '2030-05-01T10:00:00Z',
-        scheduledEndAt: '2030-05-01T11:00:00Z',
-        visibility: 'private',
-        allowAnonymousVoting: true,
-        allowAnonymousQuestions: true,
-        capacity: 50,
-      },
+    const event = await gc.events.create(basic);
+    const updated = await gc.events.update(event.id, {
+      scheduledAt: '2030-05-01T10:00:00Z',
+      scheduledEndAt: '2030-05-01T11:00:00Z',
+      visibility: 'private',
+      allowAnonymousVoting: true,
+      allowAnonymousQuestions: true,
+      capacity: 50,
     });
     expect(updated).toMatchObject({
       scheduledAt: '2030-05-01T10:00:00.000Z',
@@ -197,39 +190,37 @@ describe('update', () => {
   });
 
   it('refuses a scheduledEndAt before the stored scheduledAt', async () => {
-    const event = await gc.events.create({ body: { ...basic, scheduledAt: '2030-01-02T10:00:00Z' } });
-    const err = await rejection(
-      gc.events.update({ params: { id: event.id }, body: { scheduledEndAt: '2030-01-01T10:00:00Z' } }),
-    );
+    const event = await gc.events.create({ ...basic, scheduledAt: '2030-01-02T10:00:00Z' });
+    const err = await rejection(gc.events.update(event.id, { scheduledEndAt: '2030-01-01T10:00:00Z' }));
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
   });
 
   it('answers 404 for another workspace’s event', async () => {
     const other = await createWorkspace(t.databaseUrl);
-    const theirs = await t.client({ apiKey: other.apiKey }).events.create({ body: basic });
-    const err = await rejection(gc.events.update({ params: { id: theirs.id }, body: { title: 'x' } }));
+    const theirs = await t.client({ apiKey: other.apiKey }).events.create(basic);
+    const err = await rejection(gc.events.update(theirs.id, { title: 'x' }));
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
   });
 });
 
 describe('delete', () => {
   it('answers 204 and the event is gone', async () => {
-    const event = await gc.events.create({ body: basic });
-    const res = await gc.raw.events.delete({ params: { id: event.id } });
+    const event = await gc.events.create(basic);
+    const res = await gc.raw.events.delete(event.id);
     expect(res.status).toBe(204);
-    expect(await rejection(gc.events.get({ params: { id: event.id } }))).toMatchObject({ status: 404 });
+    expect(await rejection(gc.events.retrieve(event.id))).toMatchObject({ status: 404 });
   });
 
   it('removes phases, memberships, registrations, entry tokens and sessions, questions, votes and invites with it', async () => {
     const event = await gc.events.create({
-      body: { ...basic, visibility: 'public', phases: [{ modality: 'meeting' }] },
+      ...basic,
+      visibility: 'public',
+      phases: [{ modality: 'meeting' }],
     });
-    await gc.events.publish({ params: { id: event.id } });
-    const user = await gc.users.upsert({ body: { externalSub: 'del-1', name: 'Del' } });
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'participant' } });
-    await t
-      .client()
-      .public.register({ params: { id: event.id }, body: { name: 'R', email: 'r@example.test' } });
+    await gc.events.publish(event.id);
+    const user = await gc.users.upsert({ externalSub: 'del-1', name: 'Del' });
+    await gc.memberships.create(event.id, { userId: user.id, role: 'participant' });
+    await t.client().public.register(event.id, { name: 'R', email: 'r@example.test' });
     await withDb(t.databaseUrl, async (db) => {
       const q = await db.query(
         `insert into question (id, event_id, text) values (gen_random_uuid(), $1, 'Q?') returning id`,
@@ -247,7 +238,7 @@ describe('delete', () => {
         [event.id],
       );
     });
-    await gc.events.delete({ params: { id: event.id } });
+    await gc.events.delete(event.id);
     const counts = await withDb(t.databaseUrl, async (db) => {
       const one = async (table: string, where: string) =>
         Number((await db.query(`select count(*) from ${table} where ${where}`, [event.id])).rows[0].count);
@@ -282,8 +273,8 @@ describe('delete', () => {
 
   it('answers 404 for another workspace’s event and leaves it alone', async () => {
     const other = await createWorkspace(t.databaseUrl);
-    const theirs = await t.client({ apiKey: other.apiKey }).events.create({ body: basic });
-    expect(await rejection(gc.events.delete({ params: { id: theirs.id } }))).toMatchObject({ status: 404 });
-    await t.client({ apiKey: other.apiKey }).events.get({ params: { id: theirs.id } });
+    const theirs = await t.client({ apiKey: other.apiKey }).events.create(basic);
+    expect(await rejection(gc.events.delete(theirs.id))).toMatchObject({ status: 404 });
+    await t.client({ apiKey: other.apiKey }).events.retrieve(theirs.id);
   });
 });

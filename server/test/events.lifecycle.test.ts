@@ -23,7 +23,7 @@ const threePhases = [
 describe('state table', () => {
   it('publish moves draft to scheduled, records publishedAt and fires event.published', async () => {
     const event = await eventIn(gc, 'draft');
-    const after = await gc.events.publish({ params: { id: event.id } });
+    const after = await gc.events.publish(event.id);
     expect(after.status).toBe('scheduled');
     expect(after.publishedAt).not.toBeNull();
     expect((await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type)).toEqual(['event.published']);
@@ -31,7 +31,7 @@ describe('state table', () => {
 
   it('start moves scheduled to live, activates the first phase and fires event.started', async () => {
     const event = await eventIn(gc, 'scheduled', threePhases);
-    const after = await gc.events.start({ params: { id: event.id } });
+    const after = await gc.events.start(event.id);
     expect(after.status).toBe('live');
     expect(after.startedAt).not.toBeNull();
     expect(after.activePhaseId).toBe(after.phases[0]!.id);
@@ -45,13 +45,13 @@ describe('state table', () => {
 
   it('start of an event without phases goes live with no active phase', async () => {
     const event = await eventIn(gc, 'scheduled', []);
-    const after = await gc.events.start({ params: { id: event.id } });
+    const after = await gc.events.start(event.id);
     expect(after).toMatchObject({ status: 'live', activePhaseId: null, phases: [] });
   });
 
   it('advance ends the active phase and starts the next', async () => {
     const event = await eventIn(gc, 'live', threePhases);
-    const after = await gc.events.advance({ params: { id: event.id }, body: {} });
+    const after = await gc.events.advance(event.id, {});
     expect(after.status).toBe('live');
     expect(after.phases.map((p) => p.status)).toEqual(['ended', 'active', 'pending']);
     expect(after.activePhaseId).toBe(after.phases[1]!.id);
@@ -60,7 +60,7 @@ describe('state table', () => {
 
   it('a phase with a timer gets endsAt = startedAt + its duration', async () => {
     const event = await eventIn(gc, 'live', threePhases);
-    const after = await gc.events.advance({ params: { id: event.id }, body: {} });
+    const after = await gc.events.advance(event.id, {});
     const breakout = after.phases[1]!;
     expect(new Date(breakout.endsAt!).getTime() - new Date(breakout.startedAt!).getTime()).toBe(600_000);
     expect(after.phases[0]!.endsAt).toBeNull();
@@ -70,14 +70,14 @@ describe('state table', () => {
     const event = await eventIn(gc, 'live', [
       { modality: 'rotation', config: { rounds: 3, roundSeconds: 120 } },
     ]);
-    const read = await gc.events.get({ params: { id: event.id } });
+    const read = await gc.events.retrieve(event.id);
     const p = read.phases[0]!;
     expect(new Date(p.endsAt!).getTime() - new Date(p.startedAt!).getTime()).toBe(360_000);
   });
 
   it('advance from the last phase ends the event and fires event.ended', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
-    const after = await gc.events.advance({ params: { id: event.id }, body: {} });
+    const after = await gc.events.advance(event.id, {});
     expect(after).toMatchObject({ status: 'ended', activePhaseId: null });
     expect(after.endedAt).not.toBeNull();
     expect(after.phases[0]).toMatchObject({ status: 'ended', endedAt: after.endedAt });
@@ -90,36 +90,35 @@ describe('state table', () => {
 
   it('advance of a live event without phases ends it', async () => {
     const event = await eventIn(gc, 'live', []);
-    const after = await gc.events.advance({ params: { id: event.id }, body: {} });
+    const after = await gc.events.advance(event.id, {});
     expect(after.status).toBe('ended');
   });
 
   it('walks a three-phase agenda to the end, one advance per phase', async () => {
     const event = await eventIn(gc, 'live', threePhases);
     const statuses: string[] = [];
-    for (let i = 0; i < 3; i++)
-      statuses.push((await gc.events.advance({ params: { id: event.id }, body: {} })).status);
+    for (let i = 0; i < 3; i++) statuses.push((await gc.events.advance(event.id, {})).status);
     expect(statuses).toEqual(['live', 'live', 'ended']);
-    const read = await gc.events.get({ params: { id: event.id } });
+    const read = await gc.events.retrieve(event.id);
     expect(read.phases.map((p) => p.status)).toEqual(['ended', 'ended', 'ended']);
   });
 
   it('end moves live to ended, ends the active phase and fires event.ended', async () => {
     const event = await eventIn(gc, 'live', threePhases);
-    const after = await gc.events.end({ params: { id: event.id } });
+    const after = await gc.events.end(event.id);
     expect(after).toMatchObject({ status: 'ended', activePhaseId: null });
     expect(after.phases.map((p) => p.status)).toEqual(['ended', 'pending', 'pending']);
     expect((await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type)).toContain('event.ended');
   });
 
-  it('end cancels a scheduled event and fires event.ended', async () => {
+  it('end cancels a scheduled event and fires event.canceled (not event.ended)', async () => {
     const event = await eventIn(gc, 'scheduled');
-    const after = await gc.events.end({ params: { id: event.id } });
+    const after = await gc.events.end(event.id);
     expect(after.status).toBe('ended');
     expect(after.startedAt).toBeNull();
     expect((await domainEventsOf(t.databaseUrl, event.id)).map((e) => e.type)).toEqual([
       'event.published',
-      'event.ended',
+      'event.canceled',
     ]);
   });
 
@@ -136,9 +135,9 @@ describe('outbox', () => {
     t.server.ctx.bus.subscribe(async (_em, recorded) => {
       if (recorded.eventId === event.id) throw new Error('subscriber refused');
     });
-    const err = await rejection(gc.events.publish({ params: { id: event.id } }));
+    const err = await rejection(gc.events.publish(event.id));
     expect(err).toMatchObject({ status: 500, code: 'internal_error' });
-    expect((await gc.events.get({ params: { id: event.id } })).status).toBe('draft');
+    expect((await gc.events.retrieve(event.id)).status).toBe('draft');
     expect(await domainEventsOf(t.databaseUrl, event.id)).toEqual([]);
   });
 });
@@ -160,25 +159,23 @@ describe('wrong-state transitions answer 409 invalid_state and change nothing', 
   for (const [action, from] of wrong) {
     it(`${action} from ${from}`, async () => {
       const event = await eventIn(gc, from);
-      const before = await gc.events.get({ params: { id: event.id } });
-      const err = await rejection(gc.events[action]({ params: { id: event.id }, body: undefined } as never));
+      const before = await gc.events.retrieve(event.id);
+      const err = await rejection(gc.events[action](event.id));
       expect(err).toMatchObject({ status: 409, code: 'invalid_state' });
-      expect(await gc.events.get({ params: { id: event.id } })).toEqual(before);
+      expect(await gc.events.retrieve(event.id)).toEqual(before);
     });
   }
 
   it('a guarded advance of a draft is still invalid_state', async () => {
     const event = await eventIn(gc, 'draft');
-    const read = await gc.events.get({ params: { id: event.id } });
-    const err = await rejection(
-      gc.events.advance({ params: { id: event.id }, body: { phaseId: read.phases[0]!.id } }),
-    );
+    const read = await gc.events.retrieve(event.id);
+    const err = await rejection(gc.events.advance(event.id, { phaseId: read.phases[0]!.id }));
     expect(err).toMatchObject({ status: 409, code: 'invalid_state' });
   });
 
   it('a failed transition records no domain event', async () => {
     const event = await eventIn(gc, 'draft');
-    await rejection(gc.events.end({ params: { id: event.id } }));
+    await rejection(gc.events.end(event.id));
     expect(await domainEventsOf(t.databaseUrl, event.id)).toEqual([]);
   });
 });
@@ -186,53 +183,39 @@ describe('wrong-state transitions answer 409 invalid_state and change nothing', 
 describe('guarded advance', () => {
   it('advances while the named phase is active', async () => {
     const event = await eventIn(gc, 'live', threePhases);
-    const live = await gc.events.get({ params: { id: event.id } });
-    const after = await gc.events.advance({
-      params: { id: event.id },
-      body: { phaseId: live.phases[0]!.id },
-    });
+    const live = await gc.events.retrieve(event.id);
+    const after = await gc.events.advance(event.id, { phaseId: live.phases[0]!.id });
     expect(after.activePhaseId).toBe(live.phases[1]!.id);
   });
 
   it('answers the current state without moving when the named phase is no longer active', async () => {
     const event = await eventIn(gc, 'live', threePhases);
-    const live = await gc.events.get({ params: { id: event.id } });
-    await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[0]!.id } });
-    const stale = await gc.events.advance({
-      params: { id: event.id },
-      body: { phaseId: live.phases[0]!.id },
-    });
+    const live = await gc.events.retrieve(event.id);
+    await gc.events.advance(event.id, { phaseId: live.phases[0]!.id });
+    const stale = await gc.events.advance(event.id, { phaseId: live.phases[0]!.id });
     expect(stale.activePhaseId).toBe(live.phases[1]!.id);
     expect(stale.phases.map((p) => p.status)).toEqual(['ended', 'active', 'pending']);
   });
 
   it('never skips a pending phase named by the guard', async () => {
     const event = await eventIn(gc, 'live', threePhases);
-    const live = await gc.events.get({ params: { id: event.id } });
-    const after = await gc.events.advance({
-      params: { id: event.id },
-      body: { phaseId: live.phases[2]!.id },
-    });
+    const live = await gc.events.retrieve(event.id);
+    const after = await gc.events.advance(event.id, { phaseId: live.phases[2]!.id });
     expect(after.activePhaseId).toBe(live.phases[0]!.id);
   });
 
   it('answers the ended state when the guard names the phase that ended the event', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
-    const live = await gc.events.get({ params: { id: event.id } });
-    await gc.events.advance({ params: { id: event.id }, body: { phaseId: live.phases[0]!.id } });
-    const again = await gc.events.advance({
-      params: { id: event.id },
-      body: { phaseId: live.phases[0]!.id },
-    });
+    const live = await gc.events.retrieve(event.id);
+    await gc.events.advance(event.id, { phaseId: live.phases[0]!.id });
+    const again = await gc.events.advance(event.id, { phaseId: live.phases[0]!.id });
     expect(again.status).toBe('ended');
   });
 
   it('refuses a phaseId of another event with 400 bad_request', async () => {
     const event = await eventIn(gc, 'live');
-    const other = await gc.events.get({ params: { id: (await eventIn(gc, 'draft')).id } });
-    const err = await rejection(
-      gc.events.advance({ params: { id: event.id }, body: { phaseId: other.phases[0]!.id } }),
-    );
+    const other = await gc.events.retrieve((await eventIn(gc, 'draft')).id);
+    const err = await rejection(gc.events.advance(event.id, { phaseId: other.phases[0]!.id }));
     expect(err).toMatchObject({ status: 400, code: 'bad_request' });
   });
 });
@@ -240,19 +223,15 @@ describe('guarded advance', () => {
 describe('access', () => {
   it('answers 404 for another workspace’s event on every transition', async () => {
     const other = await createWorkspace(t.databaseUrl);
-    const theirs = await t
-      .client({ apiKey: other.apiKey })
-      .events.create({ body: { type: 'x', title: 'x' } });
+    const theirs = await t.client({ apiKey: other.apiKey }).events.create({ type: 'x', title: 'x' });
     for (const action of ['publish', 'start', 'advance', 'end'] as const) {
-      expect(
-        await rejection(gc.events[action]({ params: { id: theirs.id }, body: undefined } as never)),
-      ).toMatchObject({ status: 404 });
+      expect(await rejection(gc.events[action](theirs.id))).toMatchObject({ status: 404 });
     }
   });
 
   it('lets a member’s account session run the lifecycle', async () => {
     const asOwner = t.client({ sessionToken: ws.sessionToken });
-    const event = await asOwner.events.create({ body: { type: 'x', title: 'x' } });
-    expect((await asOwner.events.publish({ params: { id: event.id } })).status).toBe('scheduled');
+    const event = await asOwner.events.create({ type: 'x', title: 'x' });
+    expect((await asOwner.events.publish(event.id)).status).toBe('scheduled');
   });
 });

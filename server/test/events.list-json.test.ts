@@ -29,16 +29,14 @@ beforeAll(async () => {
   ids = [];
   for (const [i, metadata] of metadataCases.entries()) {
     const e = await gc.events.create({
-      body: {
-        type: i % 2 ? 'webinar' : 'type with "quotes", \\ and\ttabs',
-        title: `Event ${i} — ✓ “${i}” \u0002`,
-        metadata,
-        capacity: i % 3 ? null : 50 + i,
-        visibility: (['public', 'unlisted', 'private'] as const)[i % 3],
-        allowAnonymousVoting: i % 2 === 0,
-        scheduledAt: i % 2 ? null : '2031-05-06T07:08:09.123456Z',
-        scheduledEndAt: i % 2 ? null : '2031-05-06T10:00:00.5+02:00',
-      },
+      type: i % 2 ? 'webinar' : 'type with "quotes", \\ and\ttabs',
+      title: `Event ${i} — ✓ “${i}” \u0002`,
+      metadata,
+      capacity: i % 3 ? null : 50 + i,
+      visibility: (['public', 'unlisted', 'private'] as const)[i % 3],
+      allowAnonymousVoting: i % 2 === 0,
+      scheduledAt: i % 2 ? null : '2031-05-06T07:08:09.123456Z',
+      scheduledEndAt: i % 2 ? null : '2031-05-06T10:00:00.5+02:00',
     });
     ids.push(e.id);
   }

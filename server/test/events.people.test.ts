@@ -13,17 +13,15 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 let n = 0;
-const newUser = (name = 'Ada') => gc.users.upsert({ body: { externalSub: `sub-${++n}`, name } });
+const newUser = (name = 'Ada') => gc.users.upsert({ externalSub: `sub-${++n}`, name });
 
 describe('users', () => {
   it('creates a user by externalSub with 201', async () => {
     const res = await gc.raw.users.upsert({
-      body: {
-        externalSub: 'ext-1',
-        email: 'Ada@Example.test',
-        name: 'Ada',
-        picture: 'https://example.test/a.png',
-      },
+      externalSub: 'ext-1',
+      email: 'Ada@Example.test',
+      name: 'Ada',
+      picture: 'https://example.test/a.png',
     });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
@@ -35,29 +33,27 @@ describe('users', () => {
   });
 
   it('updates the same externalSub with 200, keeping the id and the fields not sent', async () => {
-    const first = await gc.users.upsert({
-      body: { externalSub: 'ext-2', email: 'b@example.test', name: 'B' },
-    });
-    const res = await gc.raw.users.upsert({ body: { externalSub: 'ext-2', name: 'Bee' } });
+    const first = await gc.users.upsert({ externalSub: 'ext-2', email: 'b@example.test', name: 'B' });
+    const res = await gc.raw.users.upsert({ externalSub: 'ext-2', name: 'Bee' });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: first.id, name: 'Bee', email: 'b@example.test' });
   });
 
   it('clears a field with null', async () => {
-    await gc.users.upsert({ body: { externalSub: 'ext-3', email: 'c@example.test' } });
-    expect((await gc.users.upsert({ body: { externalSub: 'ext-3', email: null } })).email).toBeNull();
+    await gc.users.upsert({ externalSub: 'ext-3', email: 'c@example.test' });
+    expect((await gc.users.upsert({ externalSub: 'ext-3', email: null })).email).toBeNull();
   });
 
   it('lists the workspace’s users and nobody else’s', async () => {
     const other = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-    await other.users.upsert({ body: { externalSub: 'ext-1', name: 'Theirs' } });
+    await other.users.upsert({ externalSub: 'ext-1', name: 'Theirs' });
     const { users } = await gc.users.list();
     expect(users.find((u) => u.externalSub === 'ext-1')?.name).toBe('Ada');
     expect(users.some((u) => u.name === 'Theirs')).toBe(false);
   });
 
   it('refuses an empty externalSub with 400', async () => {
-    expect(await rejection(gc.users.upsert({ body: { externalSub: '' } }))).toMatchObject({
+    expect(await rejection(gc.users.upsert({ externalSub: '' }))).toMatchObject({
       status: 400,
       code: 'bad_request',
     });
@@ -68,10 +64,7 @@ describe('memberships', () => {
   it('gives a user a role the event accepts, with 201', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const user = await newUser();
-    const res = await gc.raw.memberships.create({
-      params: { id: event.id },
-      body: { userId: user.id, role: 'speaker' },
-    });
+    const res = await gc.raw.memberships.create(event.id, { userId: user.id, role: 'speaker' });
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ eventId: event.id, userId: user.id, role: 'speaker' });
   });
@@ -79,9 +72,7 @@ describe('memberships', () => {
   it('refuses a role the event has no place for with 400 role_not_on_event listing the accepted roles', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'meeting' }]);
     const user = await newUser();
-    const err = await rejection(
-      gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role: 'speaker' } }),
-    );
+    const err = await rejection(gc.memberships.create(event.id, { userId: user.id, role: 'speaker' }));
     expect(err).toMatchObject({ status: 400, code: 'role_not_on_event' });
     expect(err.detail).toContain('host, participant, workspace_admin');
     expect(err.body.acceptedRoles).toEqual(['host', 'participant', 'workspace_admin']);
@@ -91,42 +82,31 @@ describe('memberships', () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }, { modality: 'breakout' }]);
     for (const role of ['host', 'speaker', 'participant', 'viewer', 'workspace_admin'] as const) {
       const user = await newUser();
-      await gc.memberships.create({ params: { id: event.id }, body: { userId: user.id, role } });
+      await gc.memberships.create(event.id, { userId: user.id, role });
     }
-    expect((await gc.memberships.list({ params: { id: event.id } })).memberships).toHaveLength(5);
+    expect((await gc.memberships.list(event.id)).memberships).toHaveLength(5);
   });
 
   it('accepts workspace_admin on an event without phases', async () => {
     const event = await eventIn(gc, 'draft', []);
     const user = await newUser();
-    await gc.memberships.create({
-      params: { id: event.id },
-      body: { userId: user.id, role: 'workspace_admin' },
-    });
+    await gc.memberships.create(event.id, { userId: user.id, role: 'workspace_admin' });
   });
 
   it('replaces the role when the user already has one on the event', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const user = await newUser();
-    const first = await gc.memberships.create({
-      params: { id: event.id },
-      body: { userId: user.id, role: 'viewer' },
-    });
-    const second = await gc.memberships.create({
-      params: { id: event.id },
-      body: { userId: user.id, role: 'speaker' },
-    });
+    const first = await gc.memberships.create(event.id, { userId: user.id, role: 'viewer' });
+    const second = await gc.memberships.create(event.id, { userId: user.id, role: 'speaker' });
     expect(second).toMatchObject({ id: first.id, role: 'speaker' });
-    expect((await gc.memberships.list({ params: { id: event.id } })).memberships).toHaveLength(1);
+    expect((await gc.memberships.list(event.id)).memberships).toHaveLength(1);
   });
 
   it('answers 404 for a user of another workspace', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const other = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-    const theirs = await other.users.upsert({ body: { externalSub: 'x' } });
-    const err = await rejection(
-      gc.memberships.create({ params: { id: event.id }, body: { userId: theirs.id, role: 'host' } }),
-    );
+    const theirs = await other.users.upsert({ externalSub: 'x' });
+    const err = await rejection(gc.memberships.create(event.id, { userId: theirs.id, role: 'host' }));
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
   });
 
@@ -134,11 +114,9 @@ describe('memberships', () => {
     const other = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
     const theirs = await eventIn(other, 'draft');
     const user = await newUser();
-    const err = await rejection(
-      gc.memberships.create({ params: { id: theirs.id }, body: { userId: user.id, role: 'host' } }),
-    );
+    const err = await rejection(gc.memberships.create(theirs.id, { userId: user.id, role: 'host' }));
     expect(err).toMatchObject({ status: 404, code: 'not_found' });
-    expect(await rejection(gc.memberships.list({ params: { id: theirs.id } }))).toMatchObject({
+    expect(await rejection(gc.memberships.list(theirs.id))).toMatchObject({
       status: 404,
     });
   });
@@ -146,40 +124,27 @@ describe('memberships', () => {
   it('reads one membership and deletes it with 204', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const user = await newUser();
-    const m = await gc.memberships.create({
-      params: { id: event.id },
-      body: { userId: user.id, role: 'host' },
-    });
-    expect(await gc.memberships.get({ params: { id: event.id, membershipId: m.id } })).toEqual(m);
-    const res = await gc.raw.memberships.delete({ params: { id: event.id, membershipId: m.id } });
+    const m = await gc.memberships.create(event.id, { userId: user.id, role: 'host' });
+    expect(await gc.memberships.retrieve(event.id, m.id)).toEqual(m);
+    const res = await gc.raw.memberships.delete(event.id, m.id);
     expect(res.status).toBe(204);
-    expect(
-      await rejection(gc.memberships.get({ params: { id: event.id, membershipId: m.id } })),
-    ).toMatchObject({ status: 404 });
-    expect(
-      await rejection(gc.memberships.delete({ params: { id: event.id, membershipId: m.id } })),
-    ).toMatchObject({ status: 404 });
+    expect(await rejection(gc.memberships.retrieve(event.id, m.id))).toMatchObject({ status: 404 });
+    expect(await rejection(gc.memberships.delete(event.id, m.id))).toMatchObject({ status: 404 });
   });
 
   it('answers 404 for a membership read through another event', async () => {
     const a = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
     const b = await eventIn(gc, 'draft', [{ modality: 'broadcast' }]);
-    const m = await gc.memberships.create({
-      params: { id: a.id },
-      body: { userId: (await newUser()).id, role: 'host' },
-    });
-    expect(await rejection(gc.memberships.get({ params: { id: b.id, membershipId: m.id } }))).toMatchObject({
+    const m = await gc.memberships.create(a.id, { userId: (await newUser()).id, role: 'host' });
+    expect(await rejection(gc.memberships.retrieve(b.id, m.id))).toMatchObject({
       status: 404,
     });
   });
 
   it('keeps the stored role on read (narrowing happens on the live plane)', async () => {
     const event = await eventIn(gc, 'draft', [{ modality: 'broadcast' }, { modality: 'meeting' }]);
-    const m = await gc.memberships.create({
-      params: { id: event.id },
-      body: { userId: (await newUser()).id, role: 'speaker' },
-    });
-    expect((await gc.memberships.get({ params: { id: event.id, membershipId: m.id } })).role).toBe('speaker');
+    const m = await gc.memberships.create(event.id, { userId: (await newUser()).id, role: 'speaker' });
+    expect((await gc.memberships.retrieve(event.id, m.id)).role).toBe('speaker');
   });
 });
 
@@ -205,7 +170,7 @@ describe('questions', () => {
     });
   }
 
-  it('lists questions with vote tallies, most votes first, ties oldest first', async () => {
+  it('lists questions with vote tallies, oldest first', async () => {
     const event = await eventIn(gc, 'live');
     await seed(event.id, [
       { text: 'newer tie', votes: 2, ageSeconds: 10 },
@@ -213,25 +178,25 @@ describe('questions', () => {
       { text: 'older tie', votes: 2, ageSeconds: 100 },
       { text: 'none', votes: 0, ageSeconds: 200 },
     ]);
-    const { questions } = await gc.questions.list({ params: { id: event.id } });
+    const { questions } = await gc.questions.list(event.id);
     expect(questions.map((q) => [q.text, q.votes])).toEqual([
-      ['top', 5],
+      ['none', 0],
       ['older tie', 2],
       ['newer tie', 2],
-      ['none', 0],
+      ['top', 5],
     ]);
   });
 
   it('hides the author of an anonymous question', async () => {
     const event = await eventIn(gc, 'live');
     await seed(event.id, [{ text: 'secret', votes: 0, ageSeconds: 1, anonymous: true }]);
-    const { questions } = await gc.questions.list({ params: { id: event.id } });
+    const { questions } = await gc.questions.list(event.id);
     expect(questions[0]).toMatchObject({ anonymous: true, authorName: null, status: 'open' });
   });
 
   it('answers an empty list for an event without questions', async () => {
     const event = await eventIn(gc, 'draft');
-    expect(await gc.questions.list({ params: { id: event.id } })).toEqual({ questions: [] });
+    expect(await gc.questions.list(event.id)).toEqual({ questions: [], nextCursor: null });
   });
 
   it('answers 404 for another workspace’s event', async () => {
@@ -239,6 +204,6 @@ describe('questions', () => {
       t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey }),
       'draft',
     );
-    expect(await rejection(gc.questions.list({ params: { id: theirs.id } }))).toMatchObject({ status: 404 });
+    expect(await rejection(gc.questions.list(theirs.id))).toMatchObject({ status: 404 });
   });
 });

@@ -1,5 +1,6 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { describe, expect, it } from 'vitest';
+import { mailboxOf } from './support/accounts';
 import { eventIn, rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
 import { useServerWithWorkspace } from './support/hooks';
@@ -23,9 +24,7 @@ const person = () => ({ name: `Person ${++n}`, email: `person${n}@example.test` 
 
 /** The entry token from the newest confirmation email to `to`. */
 async function entryToken(to: string): Promise<string> {
-  const { emails } = await t
-    .client({ headers: { 'x-platform-key': 'test-platform-key' } })
-    .dev.mailbox({ query: { to } });
+  const emails = await mailboxOf(t, to);
   const link = emails[0]!.links[0]!;
   return new URL(link).searchParams.get('token')!;
 }
@@ -41,15 +40,13 @@ describe('public event view', () => {
         metadata: { description: 'About it', secret: 'x' },
       },
     );
-    const host = await gc.users.upsert({
-      body: { externalSub: 'h', name: 'Hana Host', email: 'hana@example.test' },
-    });
-    const speaker = await gc.users.upsert({ body: { externalSub: 's', name: 'Sam Speaker' } });
-    const viewer = await gc.users.upsert({ body: { externalSub: 'v', name: 'Vic Viewer' } });
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: speaker.id, role: 'speaker' } });
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: host.id, role: 'host' } });
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: viewer.id, role: 'viewer' } });
-    const view = await anon.public.getEvent({ params: { id: event.id } });
+    const host = await gc.users.upsert({ externalSub: 'h', name: 'Hana Host', email: 'hana@example.test' });
+    const speaker = await gc.users.upsert({ externalSub: 's', name: 'Sam Speaker' });
+    const viewer = await gc.users.upsert({ externalSub: 'v', name: 'Vic Viewer' });
+    await gc.memberships.create(event.id, { userId: speaker.id, role: 'speaker' });
+    await gc.memberships.create(event.id, { userId: host.id, role: 'host' });
+    await gc.memberships.create(event.id, { userId: viewer.id, role: 'viewer' });
+    const view = await anon.public.retrieveEvent(event.id);
     expect(view).toMatchObject({
       id: event.id,
       title: event.title,
@@ -72,24 +69,24 @@ describe('public event view', () => {
 
   it('shows unlisted events to anyone with the id', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
-    expect((await anon.public.getEvent({ params: { id: event.id } })).status).toBe('live');
+    expect((await anon.public.retrieveEvent(event.id)).status).toBe('live');
   });
 
   it('never shows a draft, even to the owning workspace', async () => {
     const event = await publicEvent('draft');
-    expect(await rejection(anon.public.getEvent({ params: { id: event.id } }))).toMatchObject({
+    expect(await rejection(anon.public.retrieveEvent(event.id))).toMatchObject({
       status: 404,
       code: 'not_found',
     });
     const owner = t.client({ sessionToken: ws.sessionToken });
-    expect(await rejection(owner.public.getEvent({ params: { id: event.id } }))).toMatchObject({
+    expect(await rejection(owner.public.retrieveEvent(event.id))).toMatchObject({
       status: 404,
     });
   });
 
   it('hides a private event from anonymous callers with 404', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
-    expect(await rejection(anon.public.getEvent({ params: { id: event.id } }))).toMatchObject({
+    expect(await rejection(anon.public.retrieveEvent(event.id))).toMatchObject({
       status: 404,
     });
   });
@@ -97,18 +94,16 @@ describe('public event view', () => {
   it('shows a private event to a session of a member of the owning workspace', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
     const member = await createAccount(t.databaseUrl, { workspaceId: ws.workspaceId });
-    const view = await t
-      .client({ sessionToken: member.sessionToken })
-      .public.getEvent({ params: { id: event.id } });
+    const view = await t.client({ sessionToken: member.sessionToken }).public.retrieveEvent(event.id);
     expect(view.visibility).toBe('private');
   });
 
   it('shows a private event to a workspace session (gcw_) of the owning workspace', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
     const owner = t.client({ sessionToken: ws.sessionToken });
-    const { sessionToken } = await owner.workspaces.createSession({ params: { id: ws.workspaceId } });
+    const { sessionToken } = await owner.workspaces.createSession(ws.workspaceId);
     expect(sessionToken).toMatch(/^gcw_/);
-    const view = await t.client({ sessionToken }).public.getEvent({ params: { id: event.id } });
+    const view = await t.client({ sessionToken }).public.retrieveEvent(event.id);
     expect(view.id).toBe(event.id);
   });
 
@@ -118,18 +113,18 @@ describe('public event view', () => {
       workspaceId: (await createWorkspace(t.databaseUrl)).workspaceId,
     });
     const err = await rejection(
-      t.client({ sessionToken: stranger.sessionToken }).public.getEvent({ params: { id: event.id } }),
+      t.client({ sessionToken: stranger.sessionToken }).public.retrieveEvent(event.id),
     );
     expect(err).toMatchObject({ status: 404 });
   });
 
   it('does not accept the workspace API key in place of a session for a private event', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
-    expect(await rejection(gc.public.getEvent({ params: { id: event.id } }))).toMatchObject({ status: 404 });
+    expect(await rejection(gc.public.retrieveEvent(event.id))).toMatchObject({ status: 404 });
   });
 
   it('answers 404 for an unknown event', async () => {
-    expect(await rejection(anon.public.getEvent({ params: { id: crypto.randomUUID() } }))).toMatchObject({
+    expect(await rejection(anon.public.retrieveEvent(crypto.randomUUID()))).toMatchObject({
       status: 404,
     });
   });
@@ -138,17 +133,15 @@ describe('public event view', () => {
 describe('registration', () => {
   it('registers and answers {registered: true, alreadyRegistered: false}', async () => {
     const event = await publicEvent();
-    const res = await anon.public.register({ params: { id: event.id }, body: person() });
-    expect(res).toEqual({ registered: true, alreadyRegistered: false });
+    const res = await anon.public.register(event.id, person());
+    expect(res).toMatchObject({ registered: true, alreadyRegistered: false });
   });
 
   it('sends a confirmation email carrying a gce_ entry link', async () => {
     const event = await publicEvent();
     const p = person();
-    await anon.public.register({ params: { id: event.id }, body: p });
-    const { emails } = await t
-      .client({ headers: { 'x-platform-key': 'test-platform-key' } })
-      .dev.mailbox({ query: { to: p.email } });
+    await anon.public.register(event.id, p);
+    const emails = await mailboxOf(t, p.email);
     expect(emails).toHaveLength(1);
     expect(emails[0]!.subject).toContain(event.title);
     expect(emails[0]!.links[0]).toMatch(new RegExp(`^${t.url}/events/${event.id}/enter\\?token=gce_`));
@@ -158,7 +151,7 @@ describe('registration', () => {
   it('stores only the hash of the entry token', async () => {
     const event = await publicEvent();
     const p = person();
-    await anon.public.register({ params: { id: event.id }, body: p });
+    await anon.public.register(event.id, p);
     const token = await entryToken(p.email);
     const dump = await withDb(t.databaseUrl, async (db) =>
       JSON.stringify((await db.query('select * from registration_entry_token')).rows),
@@ -169,62 +162,53 @@ describe('registration', () => {
   it('answers alreadyRegistered the second time and sends the confirmation again', async () => {
     const event = await publicEvent();
     const p = person();
-    await anon.public.register({ params: { id: event.id }, body: p });
-    const again = await anon.public.register({
-      params: { id: event.id },
-      body: { ...p, email: p.email.toUpperCase() },
-    });
-    expect(again).toEqual({ registered: true, alreadyRegistered: true });
-    const { emails } = await t
-      .client({ headers: { 'x-platform-key': 'test-platform-key' } })
-      .dev.mailbox({ query: { to: p.email } });
+    await anon.public.register(event.id, p);
+    const again = await anon.public.register(event.id, { ...p, email: p.email.toUpperCase() });
+    expect(again).toMatchObject({ registered: true, alreadyRegistered: true });
+    const emails = await mailboxOf(t, p.email);
     expect(emails).toHaveLength(2);
   });
 
   it('lets a registered person re-register on a full event', async () => {
     const event = await publicEvent('scheduled', { capacity: 1 });
     const p = person();
-    await anon.public.register({ params: { id: event.id }, body: p });
-    expect((await anon.public.register({ params: { id: event.id }, body: p })).alreadyRegistered).toBe(true);
+    await anon.public.register(event.id, p);
+    expect((await anon.public.register(event.id, p)).alreadyRegistered).toBe(true);
   });
 
   it('refuses a registration past capacity with 409 event_full', async () => {
     const event = await publicEvent('scheduled', { capacity: 2 });
-    await anon.public.register({ params: { id: event.id }, body: person() });
-    await anon.public.register({ params: { id: event.id }, body: person() });
-    const err = await rejection(anon.public.register({ params: { id: event.id }, body: person() }));
+    await anon.public.register(event.id, person());
+    await anon.public.register(event.id, person());
+    const err = await rejection(anon.public.register(event.id, person()));
     expect(err).toMatchObject({ status: 409, code: 'event_full' });
   });
 
   it('registers for a live event', async () => {
     const event = await publicEvent('live');
-    expect((await anon.public.register({ params: { id: event.id }, body: person() })).registered).toBe(true);
+    expect((await anon.public.register(event.id, person())).registered).toBe(true);
   });
 
   it('answers 404 for a draft', async () => {
     const event = await publicEvent('draft');
-    expect(await rejection(anon.public.register({ params: { id: event.id }, body: person() }))).toMatchObject(
-      { status: 404 },
-    );
+    expect(await rejection(anon.public.register(event.id, person()))).toMatchObject({ status: 404 });
   });
 
   it('answers 404 for a private event', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
-    expect(await rejection(anon.public.register({ params: { id: event.id }, body: person() }))).toMatchObject(
-      { status: 404 },
-    );
+    expect(await rejection(anon.public.register(event.id, person()))).toMatchObject({ status: 404 });
   });
 
   it('refuses self-registration for a private event to its own workspace with 403', async () => {
     const event = await publicEvent('scheduled', { visibility: 'private' });
     const owner = t.client({ sessionToken: ws.sessionToken });
-    const err = await rejection(owner.public.register({ params: { id: event.id }, body: person() }));
+    const err = await rejection(owner.public.register(event.id, person()));
     expect(err).toMatchObject({ status: 403, code: 'forbidden' });
   });
 
   it('answers 409 invalid_state for an ended event', async () => {
     const event = await publicEvent('ended');
-    const err = await rejection(anon.public.register({ params: { id: event.id }, body: person() }));
+    const err = await rejection(anon.public.register(event.id, person()));
     expect(err).toMatchObject({ status: 409, code: 'invalid_state' });
   });
 
@@ -239,16 +223,11 @@ describe('registration', () => {
       { name: 'A' },
     ];
     for (const body of bad) {
-      const err = await rejection(anon.public.register({ params: { id: event.id }, body: body as never }));
+      const err = await rejection(anon.public.register(event.id, body as never));
       expect(err, JSON.stringify(body).slice(0, 60)).toMatchObject({ status: 400, code: 'bad_request' });
     }
     expect(
-      (
-        await anon.public.register({
-          params: { id: event.id },
-          body: { name: 'x'.repeat(200), email: 'max@example.test' },
-        })
-      ).registered,
+      (await anon.public.register(event.id, { name: 'x'.repeat(200), email: 'max@example.test' })).registered,
     ).toBe(true);
   });
 
@@ -256,10 +235,7 @@ describe('registration', () => {
     const event = await publicEvent('scheduled', { capacity: 150 });
     const results = await Promise.allSettled(
       Array.from({ length: 200 }, (_, i) =>
-        anon.public.register({
-          params: { id: event.id },
-          body: { name: `Crowd ${i}`, email: `crowd${i}@example.test` },
-        }),
+        anon.public.register(event.id, { name: `Crowd ${i}`, email: `crowd${i}@example.test` }),
       ),
     );
     const admitted = results.filter((r) => r.status === 'fulfilled');
@@ -283,13 +259,13 @@ describe('entry', () => {
   async function registered(status: 'scheduled' | 'live' = 'scheduled') {
     const event = await publicEvent(status);
     const p = person();
-    await anon.public.register({ params: { id: event.id }, body: p });
+    await anon.public.register(event.id, p);
     return { event, p, token: await entryToken(p.email) };
   }
 
   it('exchanges the entry token for an entry session', async () => {
     const { event, p, token } = await registered();
-    const session = await anon.public.enter({ params: { id: event.id }, body: { token } });
+    const session = await anon.public.enter(event.id, { token });
     expect(session).toMatchObject({ eventId: event.id, name: p.name });
     expect(session.sessionToken).toMatch(/^gce_/);
     expect(session.sessionToken).not.toBe(token);
@@ -304,31 +280,27 @@ describe('entry', () => {
 
   it('makes the entry session a working Bearer credential on public routes', async () => {
     const { event, token } = await registered();
-    const { sessionToken } = await anon.public.enter({ params: { id: event.id }, body: { token } });
-    expect((await t.client({ sessionToken }).public.getEvent({ params: { id: event.id } })).id).toBe(
-      event.id,
-    );
+    const { sessionToken } = await anon.public.enter(event.id, { token });
+    expect((await t.client({ sessionToken }).public.retrieveEvent(event.id)).id).toBe(event.id);
   });
 
   it('refuses a used token with 400 invalid_token', async () => {
     const { event, token } = await registered();
-    await anon.public.enter({ params: { id: event.id }, body: { token } });
-    const err = await rejection(anon.public.enter({ params: { id: event.id }, body: { token } }));
+    await anon.public.enter(event.id, { token });
+    const err = await rejection(anon.public.enter(event.id, { token }));
     expect(err).toMatchObject({ status: 400, code: 'invalid_token' });
   });
 
   it('lets only one of two simultaneous uses of a token through', async () => {
     const { event, token } = await registered();
-    const results = await Promise.allSettled(
-      [0, 1, 2].map(() => anon.public.enter({ params: { id: event.id }, body: { token } })),
-    );
+    const results = await Promise.allSettled([0, 1, 2].map(() => anon.public.enter(event.id, { token })));
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
   });
 
   it('refuses an unknown token with 400 invalid_token', async () => {
     const event = await publicEvent();
     for (const token of ['gce_nope', 'nope']) {
-      const err = await rejection(anon.public.enter({ params: { id: event.id }, body: { token } }));
+      const err = await rejection(anon.public.enter(event.id, { token }));
       expect(err).toMatchObject({ status: 400, code: 'invalid_token' });
     }
   });
@@ -336,25 +308,23 @@ describe('entry', () => {
   it('refuses a token for another event with 400 invalid_token', async () => {
     const { token } = await registered();
     const other = await publicEvent();
-    const err = await rejection(anon.public.enter({ params: { id: other.id }, body: { token } }));
+    const err = await rejection(anon.public.enter(other.id, { token }));
     expect(err).toMatchObject({ status: 400, code: 'invalid_token' });
   });
 
   it('refuses a token once the event has ended (expired) with 400 invalid_token', async () => {
     const { event, token } = await registered('live');
-    await gc.events.end({ params: { id: event.id } });
-    const err = await rejection(anon.public.enter({ params: { id: event.id }, body: { token } }));
+    await gc.events.end(event.id);
+    const err = await rejection(anon.public.enter(event.id, { token }));
     expect(err).toMatchObject({ status: 400, code: 'invalid_token' });
   });
 
   it('keeps an earlier confirmation’s token working after registering again', async () => {
     const event = await publicEvent();
     const p = person();
-    await anon.public.register({ params: { id: event.id }, body: p });
+    await anon.public.register(event.id, p);
     const first = await entryToken(p.email);
-    await anon.public.register({ params: { id: event.id }, body: p });
-    expect((await anon.public.enter({ params: { id: event.id }, body: { token: first } })).eventId).toBe(
-      event.id,
-    );
+    await anon.public.register(event.id, p);
+    expect((await anon.public.enter(event.id, { token: first })).eventId).toBe(event.id);
   });
 });

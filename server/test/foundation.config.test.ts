@@ -20,6 +20,7 @@ describe('configuration from the environment', () => {
       port: 3000,
       host: '0.0.0.0',
       databaseUrl: undefined,
+      databaseDirectUrl: undefined,
       dataDir: '.data',
       publicBaseUrl: 'http://localhost:3000',
       errorsBaseUrl: 'http://localhost:3000/docs/errors',
@@ -33,7 +34,9 @@ describe('configuration from the environment', () => {
       corsOrigins: [],
       trustProxy: false,
       logLevel: 'info',
+      shutdown: { delayMs: 5000, liveMoveMs: 3000 },
       secureCookies: false,
+      scheduledJobsIntervalMs: 5000,
     });
   });
 

@@ -51,7 +51,7 @@ describe('strings PostgreSQL cannot store', () => {
     expect(res.status).toBe(400);
     expect(res.type).toContain(problemType);
     expect(res.body.code).toBe('bad_request');
-    expect(res.body.errors).toEqual([{ path: 'body.title', message: expect.stringContaining('NUL') }]);
+    expect(res.body.errors).toEqual([{ path: 'body.title', code: 'invalid_text', message: expect.stringContaining('NUL') }]);
   });
 
   it('refuses a NUL deep inside metadata, in a value or in a key', async () => {
@@ -67,7 +67,7 @@ describe('strings PostgreSQL cannot store', () => {
     // JSON.stringify escapes a lone surrogate as \udc00, which JSON.parse turns back into one.
     const res = await send('POST', '/v1/events', JSON.stringify({ type: 'talk', title: 'A\udc00' }));
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toEqual({ path: 'body.title', message: expect.stringContaining('surrogate') });
+    expect(res.body.errors[0]).toEqual({ path: 'body.title', code: 'invalid_text', message: expect.stringContaining('surrogate') });
   });
 
   it('refuses a NUL in a query value', async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorStatus, webhookEventTypes } from '@gathercast/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOpenApiDocument } from '../src/http/openapi';
+import { buildOpenApiDocument } from '../src/docs/openapi';
 import { startTestServer, type TestServer } from './support/server';
 
 const committedPath = path.resolve(__dirname, '../../docs/openapi.json');
@@ -259,7 +259,16 @@ describe('the OpenAPI document', () => {
       );
       expect(Object.keys(byId(id).responses['429']!.headers!)).toContain('RateLimit-Remaining');
     }
-    expect(Object.keys(byId('events.list').responses['200']!.headers!)).not.toContain('RateLimit-Limit');
+    // Every call with a credential spends the API budgets (docs/limits.md).
+    expect(Object.keys(byId('events.list').responses['200']!.headers!)).toContain('RateLimit-Limit');
+    expect(Object.keys(byId('events.list').responses['429']!.headers!)).toContain('Retry-After');
+  });
+
+  it('names the API key scope of every operation a key can call', () => {
+    const scopeOf = (id: string) => (byId(id) as Record<string, unknown>)['x-required-scope'];
+    expect(scopeOf('events.create')).toBe('events:write');
+    expect(scopeOf('eventLog.list')).toBe('webhooks:read');
+    expect(scopeOf('accounts.login')).toBeUndefined();
   });
 
   it('describes all 11 webhook deliveries with their payload schemas', () => {

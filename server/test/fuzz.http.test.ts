@@ -31,7 +31,9 @@ interface Operation {
 
 function operations(router: AppRouter, prefix = ''): Operation[] {
   return Object.entries(router).flatMap(([key, value]) =>
-    isAppRoute(value) ? [{ name: `${prefix}${key}`, route: value }] : operations(value as AppRouter, `${prefix}${key}.`),
+    isAppRoute(value)
+      ? [{ name: `${prefix}${key}`, route: value }]
+      : operations(value as AppRouter, `${prefix}${key}.`),
   );
 }
 
@@ -48,14 +50,19 @@ async function scene(rng: Rng): Promise<Scene> {
   const ws = await createWorkspace(t.databaseUrl);
   const gc = t.client({ apiKey: ws.apiKey });
   const event = await gc.events.create({
-    body: { type: 'fuzz', title: 'Fuzz', visibility: 'public', phases: [{ modality: 'broadcast' }] },
+    type: 'fuzz',
+    title: 'Fuzz',
+    visibility: 'public',
+    phases: [{ modality: 'broadcast' }],
   });
-  const { phases } = await gc.events.get({ params: { id: event.id } });
-  const recording = await gc.content.createRecording({
-    params: { id: event.id },
-    body: { url: 'https://media.example.test/r.mp4' },
+  const { phases } = await gc.events.retrieve(event.id);
+  const recording = await gc.content.createRecording(event.id, { url: 'https://media.example.test/r.mp4' });
+  const webhook = await gc.webhooks.create({ url: 'http://127.0.0.1:9/fuzz' });
+  await gc.events.publish(event.id);
+  const registration = await gc.public.register(event.id, {
+    name: 'Fuzz',
+    email: `fuzz-${event.id}@example.test`,
   });
-  const webhook = await gc.webhooks.create({ body: { url: 'http://127.0.0.1:9/fuzz' } });
   return {
     ws,
     ids: {
@@ -64,6 +71,7 @@ async function scene(rng: Rng): Promise<Scene> {
       phases: phases[0]!.id,
       recordings: recording.id,
       webhooks: webhook.id,
+      registrations: registration.registrationId,
       'api-keys': ws.apiKeyId,
       keyId: ws.apiKeyId,
       random: rng.uuid(),
@@ -79,7 +87,9 @@ function fillPath(path: string, s: Scene, rng: Rng, override?: string): string {
       if (!segment.startsWith(':')) return segment;
       if (override !== undefined && rng.chance(0.7)) return override;
       const name = segment.slice(1);
-      return encodeURIComponent(s.ids[name] ?? s.ids[segments[i - 1] ?? ''] ?? (name === 'token' ? rng.word(20) : rng.uuid()));
+      return encodeURIComponent(
+        s.ids[name] ?? s.ids[segments[i - 1] ?? ''] ?? (name === 'token' ? rng.word(20) : rng.uuid()),
+      );
     })
     .join('/');
 }
@@ -173,7 +183,8 @@ function mutateBody(body: unknown, rng: Rng, kind: string): { body?: string; con
     case 'extra-field':
       return json({
         ...(typeof body === 'object' && body ? body : {}),
-        [rng.pick(['unexpected', 'id', 'workspaceId', 'role', 'constructor', 'status'])]: rng.pick(wrongTypes),
+        [rng.pick(['unexpected', 'id', 'workspaceId', 'role', 'constructor', 'status'])]:
+          rng.pick(wrongTypes),
       });
     case 'proto-key':
       return { body: `{"__proto__":{"admin":true},"metadata":{"__proto__":{"x":1}}}` };
@@ -187,30 +198,76 @@ function mutateBody(body: unknown, rng: Rng, kind: string): { body?: string; con
     case 'empty-string':
       return json(setAt(body, stringLeaf(), rng.pick(['', '   ', '\t\n'])));
     case 'odd-unicode':
-      return json(setAt(body, stringLeaf(), rng.pick(['\uFEFF', '\u202Eevil', 'e\u0301\u0301\u0301', '🚀'.repeat(50), '\u0001\u001f'])));
+      return json(
+        setAt(
+          body,
+          stringLeaf(),
+          rng.pick(['\uFEFF', '\u202Eevil', 'e\u0301\u0301\u0301', '🚀'.repeat(50), '\u0001\u001f']),
+        ),
+      );
     case 'body-shape':
       return { body: rng.pick(['[]', '"text"', '42', 'null', '{', '{"a":1,}', '', 'true']) };
     case 'content-type':
       return {
         body: rng.pick(['name=x&title=y', JSON.stringify(body ?? {}), '<x/>']),
-        contentType: rng.pick(['application/x-www-form-urlencoded', 'text/plain', 'multipart/form-data; boundary=x', 'application/xml', '']),
+        contentType: rng.pick([
+          'application/x-www-form-urlencoded',
+          'text/plain',
+          'multipart/form-data; boundary=x',
+          'application/xml',
+          '',
+        ]),
       };
     case 'json-charset':
-      return { body: JSON.stringify(body ?? {}), contentType: rng.pick(['application/json; charset=latin1', 'application/json; charset=utf-16']) };
+      return {
+        body: JSON.stringify(body ?? {}),
+        contentType: rng.pick(['application/json; charset=latin1', 'application/json; charset=utf-16']),
+      };
     default:
       throw new Error(`unknown mutant ${kind}`);
   }
 }
 
 const bodyMutants = [
-  'wrong-type', 'nul', 'nul-key', 'surrogate', 'deep', 'very-deep', 'huge-string', 'bad-timestamp',
-  'extreme-number', 'extra-field', 'proto-key', 'missing-field', 'empty-string', 'odd-unicode', 'body-shape',
-  'content-type', 'json-charset',
+  'wrong-type',
+  'nul',
+  'nul-key',
+  'surrogate',
+  'deep',
+  'very-deep',
+  'huge-string',
+  'bad-timestamp',
+  'extreme-number',
+  'extra-field',
+  'proto-key',
+  'missing-field',
+  'empty-string',
+  'odd-unicode',
+  'body-shape',
+  'content-type',
+  'json-charset',
 ];
-const pathMutants = ['not-a-uuid', '%00', '%ZZ', '%F0%9F', 'x'.repeat(3000), '..%2F..%2Fv1%2Fevents', rng0().uuid().toUpperCase()];
+const pathMutants = [
+  'not-a-uuid',
+  '%00',
+  '%ZZ',
+  '%F0%9F',
+  'x'.repeat(3000),
+  '..%2F..%2Fv1%2Fevents',
+  rng0().uuid().toUpperCase(),
+];
 const queryMutants = [
-  'limit=-1', 'limit=abc', 'limit=1e400', 'limit=1&limit=2', 'cursor=%00', `cursor=${'c'.repeat(8000)}`,
-  'cursor[a][b]=1', 't=%ZZ', 'to=%ED%A0%80', `to=${'%F0%9F%9A%80'.repeat(50)}`, 'status=live&status=%00',
+  'limit=-1',
+  'limit=abc',
+  'limit=1e400',
+  'limit=1&limit=2',
+  'cursor=%00',
+  `cursor=${'c'.repeat(8000)}`,
+  'cursor[a][b]=1',
+  't=%ZZ',
+  'to=%ED%A0%80',
+  `to=${'%F0%9F%9A%80'.repeat(50)}`,
+  'status=live&status=%00',
 ];
 function rng0() {
   return new Rng(seed ^ 0xabcdef);
@@ -287,7 +344,8 @@ function verdict(answer: Answer): string | null {
     return `answered ${answer.status}: ${answer.text.slice(0, 300)}`;
   }
   if (answer.status < 400) return null;
-  if (!answer.contentType.includes('application/problem+json')) return `${answer.status} as ${answer.contentType}`;
+  if (!answer.contentType.includes('application/problem+json'))
+    return `${answer.status} as ${answer.contentType}`;
   let problem: { code?: string; type?: string; detail?: string };
   try {
     problem = JSON.parse(answer.text);
@@ -296,8 +354,10 @@ function verdict(answer: Answer): string | null {
   }
   const code = problem.code as (typeof errorCodes)[number];
   if (!errorCodes.includes(code)) return `unknown code ${problem.code}`;
-  if (errorStatus[code] !== answer.status) return `${code} answered with ${answer.status}, not ${errorStatus[code]}`;
-  if (typeof problem.detail !== 'string' || !problem.type?.endsWith(`/${code}`)) return `malformed problem ${answer.text.slice(0, 200)}`;
+  if (errorStatus[code] !== answer.status)
+    return `${code} answered with ${answer.status}, not ${errorStatus[code]}`;
+  if (typeof problem.detail !== 'string' || !problem.type?.endsWith(`/${code}`))
+    return `malformed problem ${answer.text.slice(0, 200)}`;
   return null;
 }
 
@@ -317,7 +377,9 @@ describe('contract-driven fuzzing of every operation', () => {
         byKind[req.kind] = (byKind[req.kind] ?? 0) + 1;
         const wrong = verdict(answer);
         if (wrong) {
-          failures.push(`${op.name} ${op.route.method} ${req.path.slice(0, 120)}${req.query.slice(0, 60)} [${req.kind}] ${(req.body ?? '').slice(0, 120)}: ${wrong}`);
+          failures.push(
+            `${op.name} ${op.route.method} ${req.path.slice(0, 120)}${req.query.slice(0, 60)} [${req.kind}] ${(req.body ?? '').slice(0, 120)}: ${wrong}`,
+          );
         }
       }
     }
@@ -329,7 +391,9 @@ describe('contract-driven fuzzing of every operation', () => {
     expect(failures).toEqual([]);
     expect(t.logs().filter((l) => l.msg === 'unhandled error')).toEqual([]);
     // Valid inputs reached the handlers: successes are a good share of the answers.
-    const successes = Object.entries(byStatus).filter(([s]) => Number(s) < 300).reduce((a, [, n]) => a + n, 0);
+    const successes = Object.entries(byStatus)
+      .filter(([s]) => Number(s) < 300)
+      .reduce((a, [, n]) => a + n, 0);
     expect(successes).toBeGreaterThan(ops.length);
   }, 600_000);
 

@@ -239,8 +239,7 @@ describe('contract-driven fuzzing of the live gateway', () => {
       },
     );
     // Named holders are real users: what they write refers to them.
-    const user = (name: string) =>
-      gc.users.upsert({ body: { externalSub: `fuzz-live-${name}-${event.id}`, name } });
+    const user = (name: string) => gc.users.upsert({ externalSub: `fuzz-live-${name}-${event.id}`, name });
     const [hana, sam] = await Promise.all([user('Hana'), user('Sam')]);
     const hostToken = () => tokenFor(t.server, event.id, { role: 'host', userId: hana.id, name: 'Hana' });
     const host = await LiveClient.join(t.server, await hostToken());

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { Queryable } from '../src/db/pool';
-import { type EventRow, GatewayEventReads } from '../src/gateway/event-reads';
+import { type TokenEventRow, GatewayEventReads } from '../src/gateway/event-reads';
 
 /**
  * Gateway-token requests share their event reads: those that arrive while a read is under way go
  * together in the next one, and none is answered from a read that started before it arrived.
  */
 
-const row = (id: string, status: EventRow['status']): EventRow => ({
+const row = (id: string, status: TokenEventRow['status']): TokenEventRow => ({
   id,
   workspace_id: 'w',
   status,
@@ -16,7 +16,7 @@ const row = (id: string, status: EventRow['status']): EventRow => ({
 });
 
 /** A database whose reads end when the test says so, answering from `state` as it is when the read starts. */
-function slowDatabase(state: Map<string, EventRow>) {
+function slowDatabase(state: Map<string, TokenEventRow>) {
   const reads: { ids: string[]; finish: () => void }[] = [];
   const db = {
     query: (_text: string, params: unknown[]) => {

@@ -21,8 +21,7 @@ useServerWithGuestPartner(async (started) => {
   eventId = (await eventIn(gc, 'live', [{ modality: 'meeting' }])).id;
 });
 
-const exchange = (token: string, id = eventId) =>
-  anon.gateway.guestSession({ params: { id }, body: { token } });
+const exchange = (token: string, id = eventId) => anon.gateway.guestSession(id, { token });
 const expectCode = async (call: Promise<unknown>, status: number, code: string) => {
   const err = await rejection(call);
   expect([err.status, err.code]).toEqual([status, code]);
@@ -163,24 +162,22 @@ describe('guest session exchange', () => {
   it('refuses a body with extra properties or an empty token with 400 bad_request', async () => {
     const jwt = await partner.sign();
     await expectCode(
-      anon.gateway.guestSession({ params: { id: eventId }, body: { token: jwt, extra: 1 } as never }),
+      anon.gateway.guestSession(eventId, { token: jwt, extra: 1 } as never),
       400,
       'bad_request',
     );
-    await expectCode(
-      anon.gateway.guestSession({ params: { id: eventId }, body: { token: '' } }),
-      400,
-      'bad_request',
-    );
+    await expectCode(anon.gateway.guestSession(eventId, { token: '' }), 400, 'bad_request');
   });
 
   it('refuses a partner registered only in another workspace with 400 invalid_token', async () => {
     const other = await createWorkspace(t.databaseUrl);
     const theirs = await newPartner();
-    await t.client({ apiKey: other.apiKey }).guestIntegrations.create({
-      params: { id: other.workspaceId },
-      body: { issuer: theirs.issuer, publicKeyPem: theirs.publicKeyPem },
-    });
+    await t
+      .client({ apiKey: other.apiKey })
+      .guestIntegrations.create(other.workspaceId, {
+        issuer: theirs.issuer,
+        publicKeyPem: theirs.publicKeyPem,
+      });
     await expectCode(exchange(await theirs.sign()), 400, 'invalid_token');
   });
 
@@ -232,20 +229,20 @@ describe('guest session exchange', () => {
 
   it('refuses new exchanges once the integration is revoked', async () => {
     const p = await newPartner();
-    const created = await gc.guestIntegrations.create({
-      params: { id: ws.workspaceId },
-      body: { issuer: p.issuer, publicKeyPem: p.publicKeyPem },
+    const created = await gc.guestIntegrations.create(ws.workspaceId, {
+      issuer: p.issuer,
+      publicKeyPem: p.publicKeyPem,
     });
     await exchange(await p.sign());
-    await gc.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: created.id } });
+    await gc.guestIntegrations.delete(ws.workspaceId, created.id);
     await expectCode(exchange(await p.sign()), 400, 'invalid_token');
   });
 
   it('accepts a JWT from either of two active integrations of one issuer (key rotation)', async () => {
     const next = await newPartner(partner.issuer);
-    await gc.guestIntegrations.create({
-      params: { id: ws.workspaceId },
-      body: { issuer: partner.issuer, publicKeyPem: next.publicKeyPem },
+    await gc.guestIntegrations.create(ws.workspaceId, {
+      issuer: partner.issuer,
+      publicKeyPem: next.publicKeyPem,
     });
     expect((await exchange(await next.sign({ sub: 'new-key' }))).guest.sub).toBe('new-key');
     expect((await exchange(await partner.sign({ sub: 'old-key' }))).guest.sub).toBe('old-key');
@@ -263,7 +260,7 @@ describe('guest session exchange', () => {
   it('cuts guest sessions short when the event ends', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'meeting' }]);
     const session = await exchange(await partner.sign({ sub: 'until-the-end' }), event.id);
-    await gc.events.end({ params: { id: event.id } });
+    await gc.events.end(event.id);
     const [row] = await withDb(
       t.databaseUrl,
       async (db) =>
@@ -283,10 +280,7 @@ describe('guest session exchange with a JWKS integration', () => {
   beforeAll(async () => {
     jwksPartner = await newPartner();
     jwks = await serveJwks([jwksPartner]);
-    await gc.guestIntegrations.create({
-      params: { id: ws.workspaceId },
-      body: { issuer: jwksPartner.issuer, jwksUrl: jwks.url },
-    });
+    await gc.guestIntegrations.create(ws.workspaceId, { issuer: jwksPartner.issuer, jwksUrl: jwks.url });
   });
   afterAll(() => jwks.close());
 
@@ -305,10 +299,7 @@ describe('guest session exchange with a JWKS integration', () => {
     const down = await newPartner();
     const server = await serveJwks([down]);
     server.status = 500;
-    await gc.guestIntegrations.create({
-      params: { id: ws.workspaceId },
-      body: { issuer: down.issuer, jwksUrl: server.url },
-    });
+    await gc.guestIntegrations.create(ws.workspaceId, { issuer: down.issuer, jwksUrl: server.url });
     await expectCode(exchange(await down.sign()), 503, 'service_unavailable');
     await server.close();
   });

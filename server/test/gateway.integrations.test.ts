@@ -1,7 +1,7 @@
 import type { GathercastClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jwksFetch } from '../src/gateway/jwks-fetch';
-import { BlockedTargetError } from '../src/webhooks/ssrf';
+import { BlockedTargetError } from '../src/lib/outbound-guard';
 import { rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture } from './support/fixtures';
 import { newPartner, type Partner, unusablePems } from './support/partner';
@@ -23,7 +23,7 @@ const create = (
   gc: GathercastClient,
   body: { issuer: string; jwksUrl?: string; publicKeyPem?: string },
   id = ws.workspaceId,
-) => gc.guestIntegrations.create({ params: { id }, body });
+) => gc.guestIntegrations.create(id, body);
 
 describe('guest integrations', () => {
   it('registers a PEM integration and answers 201 with it', async () => {
@@ -94,8 +94,8 @@ describe('guest integrations', () => {
       issuer: 'https://list-b.example.test',
       publicKeyPem: partner.publicKeyPem,
     });
-    await owner.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: a.id } });
-    const { integrations } = await owner.guestIntegrations.list({ params: { id: ws.workspaceId } });
+    await owner.guestIntegrations.delete(ws.workspaceId, a.id);
+    const { integrations } = await owner.guestIntegrations.list(ws.workspaceId);
     const ids = integrations.map((i) => i.id);
     expect(ids).toContain(b.id);
     expect(ids).not.toContain(a.id);
@@ -106,10 +106,8 @@ describe('guest integrations', () => {
       issuer: 'https://twice.example.test',
       publicKeyPem: partner.publicKeyPem,
     });
-    await owner.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: a.id } });
-    const err = await rejection(
-      owner.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: a.id } }),
-    );
+    await owner.guestIntegrations.delete(ws.workspaceId, a.id);
+    const err = await rejection(owner.guestIntegrations.delete(ws.workspaceId, a.id));
     expect([err.status, err.code]).toEqual([404, 'not_found']);
   });
 
@@ -119,7 +117,7 @@ describe('guest integrations', () => {
       issuer: 'https://by-key.example.test',
       publicKeyPem: partner.publicKeyPem,
     });
-    const { integrations } = await gc.guestIntegrations.list({ params: { id: ws.workspaceId } });
+    const { integrations } = await gc.guestIntegrations.list(ws.workspaceId);
     expect(integrations.map((i) => i.id)).toContain(created.id);
   });
 
@@ -130,13 +128,11 @@ describe('guest integrations', () => {
       issuer: 'https://member.example.test',
       publicKeyPem: partner.publicKeyPem,
     });
-    const { integrations } = await gc.guestIntegrations.list({ params: { id: ws.workspaceId } });
+    const { integrations } = await gc.guestIntegrations.list(ws.workspaceId);
     expect(integrations.map((i) => i.id)).toContain(existing.id);
     const denied = await rejection(create(gc, { issuer: 'x', publicKeyPem: partner.publicKeyPem }));
     expect([denied.status, denied.code]).toEqual([403, 'forbidden']);
-    const notDeleted = await rejection(
-      gc.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: existing.id } }),
-    );
+    const notDeleted = await rejection(gc.guestIntegrations.delete(ws.workspaceId, existing.id));
     expect([notDeleted.status, notDeleted.code]).toEqual([403, 'forbidden']);
   });
 
@@ -147,11 +143,11 @@ describe('guest integrations', () => {
       issuer: 'https://admin.example.test',
       publicKeyPem: partner.publicKeyPem,
     });
-    await gc.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: created.id } });
+    await gc.guestIntegrations.delete(ws.workspaceId, created.id);
   });
 
   it('answers 401 without credentials', async () => {
-    const err = await rejection(t.client().guestIntegrations.list({ params: { id: ws.workspaceId } }));
+    const err = await rejection(t.client().guestIntegrations.list(ws.workspaceId));
     expect([err.status, err.code]).toEqual([401, 'unauthorized']);
   });
 
@@ -163,18 +159,14 @@ describe('guest integrations', () => {
       { issuer: 'https://theirs.example.test', publicKeyPem: partner.publicKeyPem },
       other.workspaceId,
     );
-    const viaOurWorkspace = await rejection(
-      owner.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: theirs.id } }),
-    );
+    const viaOurWorkspace = await rejection(owner.guestIntegrations.delete(ws.workspaceId, theirs.id));
     expect([viaOurWorkspace.status, viaOurWorkspace.code]).toEqual([404, 'not_found']);
-    const viaTheirWorkspace = await rejection(
-      owner.guestIntegrations.list({ params: { id: other.workspaceId } }),
-    );
+    const viaTheirWorkspace = await rejection(owner.guestIntegrations.list(other.workspaceId));
     expect([viaTheirWorkspace.status, viaTheirWorkspace.code]).toEqual([404, 'not_found']);
-    const ours = await owner.guestIntegrations.list({ params: { id: ws.workspaceId } });
+    const ours = await owner.guestIntegrations.list(ws.workspaceId);
     expect(ours.integrations.map((i) => i.id)).not.toContain(theirs.id);
     const keyOfOurs = await rejection(
-      t.client({ apiKey: ws.apiKey }).guestIntegrations.list({ params: { id: other.workspaceId } }),
+      t.client({ apiKey: ws.apiKey }).guestIntegrations.list(other.workspaceId),
     );
     expect(keyOfOurs.status).toBe(404);
   });

@@ -34,7 +34,7 @@ const event = (
     { visibility },
   );
 
-const tokenFor = (client: GathercastClient, eventId: string) => client.gateway.token({ body: { eventId } });
+const tokenFor = (client: GathercastClient, eventId: string) => client.gateway.token({ eventId });
 const claimsOf = (token: string): Promise<GatewayClaims> => t.server.ctx.gatewayTokens.verify(token);
 const expectCode = async (call: Promise<unknown>, status: number, code: string) => {
   const err = await rejection(call);
@@ -87,9 +87,9 @@ describe('gateway token without a session', () => {
   it('follows the active phase: viewer during the broadcast, sign_in_required in the breakout', async () => {
     const e = await event('scheduled', ['broadcast', 'breakout']);
     expect((await tokenFor(anon, e.id)).role).toBe('viewer');
-    await gc.events.start({ params: { id: e.id } });
+    await gc.events.start(e.id);
     expect((await tokenFor(anon, e.id)).role).toBe('viewer');
-    await gc.events.advance({ params: { id: e.id }, body: {} });
+    await gc.events.advance(e.id, {});
     await expectCode(tokenFor(anon, e.id), 401, 'sign_in_required');
   });
 
@@ -118,7 +118,7 @@ describe('gateway token without a session', () => {
   });
 
   it('refuses a missing eventId with 400 bad_request', async () => {
-    await expectCode(anon.gateway.token({ body: {} as never }), 400, 'bad_request');
+    await expectCode(anon.gateway.token({} as never), 400, 'bad_request');
   });
 });
 
@@ -142,7 +142,7 @@ describe('gateway token with an account session', () => {
       name: ws.accountName,
     });
     expect(claims.participantId).toBe(`user:${claims.userId}`);
-    const bridged = await owner.workspaces.createSession({ params: { id: ws.workspaceId } });
+    const bridged = await owner.workspaces.createSession(ws.workspaceId);
     expect(claims.userId).toBe(bridged.participant.id);
     expect((await tokenFor(await member('admin'), e.id)).role).toBe('host');
   });
@@ -163,12 +163,9 @@ describe('gateway token with an account session', () => {
     const m = t.client({ sessionToken: a.sessionToken });
     const broadcastThenMeeting = await event('live', ['broadcast', 'meeting'], 'private');
     const { userId } = await claimsOf((await tokenFor(m, broadcastThenMeeting.id)).token);
-    await gc.memberships.create({
-      params: { id: broadcastThenMeeting.id },
-      body: { userId: userId!, role: 'speaker' },
-    });
+    await gc.memberships.create(broadcastThenMeeting.id, { userId: userId!, role: 'speaker' });
     expect((await tokenFor(m, broadcastThenMeeting.id)).role).toBe('speaker');
-    await gc.events.advance({ params: { id: broadcastThenMeeting.id }, body: {} });
+    await gc.events.advance(broadcastThenMeeting.id, {});
     expect((await tokenFor(m, broadcastThenMeeting.id)).role).toBe('participant');
   });
 
@@ -176,7 +173,7 @@ describe('gateway token with an account session', () => {
     const e = await event('live', ['broadcast'], 'private');
     const owner = t.client({ sessionToken: ws.sessionToken });
     const { userId } = await claimsOf((await tokenFor(owner, e.id)).token);
-    await gc.memberships.create({ params: { id: e.id }, body: { userId: userId!, role: 'workspace_admin' } });
+    await gc.memberships.create(e.id, { userId: userId!, role: 'workspace_admin' });
     expect((await tokenFor(owner, e.id)).role).toBe('workspace_admin');
   });
 
@@ -197,7 +194,7 @@ describe('gateway token with an account session', () => {
     const open = await event('live', ['broadcast']);
     const { userId } = await claimsOf((await tokenFor(outsider.client, open.id)).token);
     const priv = await event('live', ['broadcast'], 'private');
-    await gc.memberships.create({ params: { id: priv.id }, body: { userId: userId!, role: 'speaker' } });
+    await gc.memberships.create(priv.id, { userId: userId!, role: 'speaker' });
     expect((await tokenFor(outsider.client, priv.id)).role).toBe('speaker');
   });
 });
@@ -205,7 +202,7 @@ describe('gateway token with an account session', () => {
 describe('gateway token with a workspace session', () => {
   it("carries the bridged user's identity and role; owners are hosts", async () => {
     const owner = t.client({ sessionToken: ws.sessionToken });
-    const bridged = await owner.workspaces.createSession({ params: { id: ws.workspaceId } });
+    const bridged = await owner.workspaces.createSession(ws.workspaceId);
     const e = await event('live', ['meeting'], 'private');
     const answer = await tokenFor(t.client({ sessionToken: bridged.sessionToken }), e.id);
     expect(answer.role).toBe('host');
@@ -218,14 +215,9 @@ describe('gateway token with a workspace session', () => {
 
   it("gives a member's workspace session its stored role", async () => {
     const a = await createAccount(t.databaseUrl, { workspaceId: ws.workspaceId, role: 'member' });
-    const bridged = await t
-      .client({ sessionToken: a.sessionToken })
-      .workspaces.createSession({ params: { id: ws.workspaceId } });
+    const bridged = await t.client({ sessionToken: a.sessionToken }).workspaces.createSession(ws.workspaceId);
     const e = await event('live', ['broadcast'], 'private');
-    await gc.memberships.create({
-      params: { id: e.id },
-      body: { userId: bridged.participant.id, role: 'host' },
-    });
+    await gc.memberships.create(e.id, { userId: bridged.participant.id, role: 'host' });
     const session = t.client({ sessionToken: bridged.sessionToken });
     expect((await tokenFor(session, e.id)).role).toBe('host');
     expect((await tokenFor(session, (await event('live', ['broadcast'], 'private')).id)).role).toBe('viewer');
@@ -238,14 +230,14 @@ describe('gateway token with a workspace session', () => {
     });
     const bridged = await t
       .client({ sessionToken: ws.sessionToken })
-      .workspaces.createSession({ params: { id: ws.workspaceId } });
+      .workspaces.createSession(ws.workspaceId);
     await expectCode(tokenFor(t.client({ sessionToken: bridged.sessionToken }), theirs.id), 404, 'not_found');
   });
 });
 
 describe('gateway token with a guest session', () => {
   const guestOf = async (eventId: string, claims: Record<string, unknown> = {}) =>
-    anon.gateway.guestSession({ params: { id: eventId }, body: { token: await partner.sign(claims) } });
+    anon.gateway.guestSession(eventId, { token: await partner.sign(claims) });
 
   it('makes a guest a participant on a call, named from the JWT', async () => {
     const e = await event('live', ['meeting'], 'private');
@@ -272,20 +264,20 @@ describe('gateway token with a guest session', () => {
 
   it('keeps working after its integration is revoked', async () => {
     const p = await newPartner();
-    const integration = await gc.guestIntegrations.create({
-      params: { id: ws.workspaceId },
-      body: { issuer: p.issuer, publicKeyPem: p.publicKeyPem },
+    const integration = await gc.guestIntegrations.create(ws.workspaceId, {
+      issuer: p.issuer,
+      publicKeyPem: p.publicKeyPem,
     });
     const e = await event('live', ['meeting']);
-    const guest = await anon.gateway.guestSession({ params: { id: e.id }, body: { token: await p.sign() } });
-    await gc.guestIntegrations.delete({ params: { id: ws.workspaceId, integrationId: integration.id } });
+    const guest = await anon.gateway.guestSession(e.id, { token: await p.sign() });
+    await gc.guestIntegrations.delete(ws.workspaceId, integration.id);
     expect((await tokenFor(t.client({ sessionToken: guest.sessionToken }), e.id)).role).toBe('participant');
   });
 
   it('stops working once the event ends (401 unauthorized)', async () => {
     const e = await event('live', ['meeting']);
     const guest = await guestOf(e.id);
-    await gc.events.end({ params: { id: e.id } });
+    await gc.events.end(e.id);
     await expectCode(tokenFor(t.client({ sessionToken: guest.sessionToken }), e.id), 401, 'unauthorized');
   });
 });
@@ -293,10 +285,10 @@ describe('gateway token with a guest session', () => {
 describe('gateway token with an entry session', () => {
   const entrySession = async (eventId: string) => {
     const email = `registrant-${randomUUID().slice(0, 8)}@example.test`;
-    await anon.public.register({ params: { id: eventId }, body: { name: 'Rita Registrant', email } });
+    await anon.public.register(eventId, { name: 'Rita Registrant', email });
     const [mail] = await mailboxOf(t, email);
     const token = new URL(mail!.links[0]!).searchParams.get('token')!;
-    return anon.public.enter({ params: { id: eventId }, body: { token } });
+    return anon.public.enter(eventId, { token });
   };
 
   it('makes a registrant a viewer on a broadcast and a participant on a call', async () => {

@@ -25,20 +25,22 @@ const claims: GatewayClaims = {
   anonymous: false,
   via: 'account',
 };
+/** What verify answers for a token signed with `claims`: the same, plus when it was issued. */
+const verified = { ...claims, issuedAt: expect.any(Number) };
 
 describe('gateway tokens', () => {
   it('verify what they signed, with the claims intact', async () => {
     const { token, expiresAt } = await t.server.ctx.gatewayTokens.sign(claims);
     expect(expiresAt.getTime() - Date.now()).toBeGreaterThan(4.9 * 60_000);
-    expect(await t.server.ctx.gatewayTokens.verify(token)).toEqual(claims);
+    expect(await t.server.ctx.gatewayTokens.verify(token)).toEqual(verified);
   });
 
   it('are verified by another process on the same database (one key, shared through it)', async () => {
     const other = await GatewayTokens.load(pool);
     const { token } = await t.server.ctx.gatewayTokens.sign(claims);
-    expect(await other.verify(token)).toEqual(claims);
+    expect(await other.verify(token)).toEqual(verified);
     const back = await other.sign(claims);
-    expect(await t.server.ctx.gatewayTokens.verify(back.token)).toEqual(claims);
+    expect(await t.server.ctx.gatewayTokens.verify(back.token)).toEqual(verified);
     const { rows } = await pool.query(`select count(*)::int as n from signing_key where purpose = 'gateway'`);
     expect(rows[0].n).toBe(1);
   });
@@ -59,8 +61,8 @@ describe('gateway tokens', () => {
   });
 
   it('refuse a resume secret offered as a gateway token (it is for another audience)', async () => {
-    const secret = await t.server.ctx.gatewayTokens.resumeSecret(claims.eventId, claims.participantId);
-    expect(await t.server.ctx.gatewayTokens.isResumeSecret(secret, claims.eventId, claims.participantId)).toBe(true);
+    const secret = await t.server.ctx.gatewayTokens.resumeSecret(claims.eventId, claims.participantId, 7);
+    expect(await t.server.ctx.gatewayTokens.resumeFloor(secret, claims.eventId, claims.participantId)).toBe(7);
     await expect(t.server.ctx.gatewayTokens.verify(secret)).rejects.toThrow();
   });
 
@@ -73,18 +75,20 @@ describe('gateway tokens', () => {
     await expect(t.server.ctx.gatewayTokens.verify(`${none}.${p}.`)).rejects.toThrow();
   });
 
-  it('give one resume secret per participant and event, which another process checks and no one else passes', async () => {
+  it('give one resume secret per participant, event and joining position, which another process checks and no one else passes', async () => {
     const tokens = t.server.ctx.gatewayTokens;
-    const secret = await tokens.resumeSecret(claims.eventId, claims.participantId);
-    expect(await tokens.resumeSecret(claims.eventId, claims.participantId)).toBe(secret);
+    const secret = await tokens.resumeSecret(claims.eventId, claims.participantId, 42);
+    expect(await tokens.resumeSecret(claims.eventId, claims.participantId, 42)).toBe(secret);
     const other = await GatewayTokens.load(pool);
-    expect(await other.isResumeSecret(secret, claims.eventId, claims.participantId)).toBe(true);
-    expect(await other.isResumeSecret(secret, claims.eventId, 'anon:someone-else')).toBe(false);
-    expect(await other.isResumeSecret(secret, claims.eventId.replace('6', '7'), claims.participantId)).toBe(false);
-    expect(await other.isResumeSecret(`${secret.slice(0, -2)}AA`, claims.eventId, claims.participantId)).toBe(false);
+    expect(await other.resumeFloor(secret, claims.eventId, claims.participantId)).toBe(42);
+    expect(await other.resumeFloor(secret, claims.eventId, 'anon:someone-else')).toBeNull();
+    expect(await other.resumeFloor(secret, claims.eventId.replace('6', '7'), claims.participantId)).toBeNull();
+    expect(await other.resumeFloor(`${secret.slice(0, -2)}AA`, claims.eventId, claims.participantId)).toBeNull();
+    // The position is signed: a secret claiming an earlier one is not ours.
+    expect(await other.resumeFloor(secret.replace('.42.', '.0.'), claims.eventId, claims.participantId)).toBeNull();
   });
 
-  it('still honour a signed resume secret from before secrets were HMACs (a rolling deploy)', async () => {
+  it('resume nothing with a secret of an earlier version, which states no joining position (a signed one here)', async () => {
     const { rows } = await pool.query<{ kid: string; private_jwk: JWK }>(
       `select kid, private_jwk from signing_key where purpose = 'gateway'`,
     );
@@ -95,7 +99,6 @@ describe('gateway tokens', () => {
       .setSubject(claims.participantId)
       .sign(await importJWK(rows[0]!.private_jwk, 'ES256'));
     const tokens = t.server.ctx.gatewayTokens;
-    expect(await tokens.isResumeSecret(legacy, claims.eventId, claims.participantId)).toBe(true);
-    expect(await tokens.isResumeSecret(legacy, claims.eventId, 'anon:someone-else')).toBe(false);
+    expect(await tokens.resumeFloor(legacy, claims.eventId, claims.participantId)).toBeNull();
   });
 });

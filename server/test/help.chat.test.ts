@@ -14,7 +14,7 @@ const model = (text: string) => ({ role: 'model' as const, text });
 
 describe('grounded answers', () => {
   it('answers "How do I go live?" with the FAQ entry, without credentials, through the SDK', async () => {
-    const { reply } = await t.client().public.helpChat({ body: { messages: [user('How do I go live?')] } });
+    const { reply } = await t.client().public.helpChat({ messages: [user('How do I go live?')] });
     expect(reply).toBe(faqEntry('How do I go live?').answer);
     expect(reply).toContain('POST /v1/events/{id}/start');
   });

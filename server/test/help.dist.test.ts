@@ -36,6 +36,7 @@ beforeAll(async () => {
       HOST: '127.0.0.1',
       DATABASE_URL: await createTestDatabase(),
       LOG_LEVEL: 'warn',
+      SHUTDOWN_DELAY_MS: '0',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

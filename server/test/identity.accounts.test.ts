@@ -13,7 +13,7 @@ const tokenOf = (url: string) => new URL(url).searchParams.get('token')!;
 describe('signup', () => {
   it('creates the account with its primary email, an owned workspace and a session token', async () => {
     const email = uniqueEmail();
-    const account = await t.client().accounts.signup({ body: { email, password: 'long-enough', name: 'Ada' } });
+    const account = await t.client().accounts.signup({ email, password: 'long-enough', name: 'Ada' });
     expect(account).toMatchObject({ email, name: 'Ada', emailVerified: false });
     expect(account.emails).toEqual([{ email, primary: true, verified: false }]);
     expect(account.workspaces).toHaveLength(1);
@@ -24,7 +24,7 @@ describe('signup', () => {
 
   it('gives the first workspace a default API key', async () => {
     const owner = await signUp(t);
-    const { apiKeys } = await owner.client.apiKeys.list({ params: { id: owner.workspaceId } });
+    const { apiKeys } = await owner.client.apiKeys.list(owner.workspaceId);
     expect(apiKeys).toHaveLength(1);
     expect(apiKeys[0]).toMatchObject({ name: 'Default', status: 'active' });
   });
@@ -49,7 +49,7 @@ describe('signup', () => {
 
   it('returns verifyUrl in email dev mode and sends the same link by email', async () => {
     const email = uniqueEmail();
-    const account = await t.client().accounts.signup({ body: { email, password: 'long-enough', name: 'Dev' } });
+    const account = await t.client().accounts.signup({ email, password: 'long-enough', name: 'Dev' });
     expect(account.verifyUrl).toMatch(/token=gcv_/);
     const [mail] = await mailboxOf(t, email);
     expect(mail!.links).toEqual([account.verifyUrl]);
@@ -60,13 +60,17 @@ describe('signup', () => {
   it('refuses an email that already has an account with 409 email_taken', async () => {
     const first = await signUp(t);
     const err = await failure(
-      t.client().accounts.signup({ body: { email: first.email.toUpperCase(), password: 'long-enough', name: 'Again' } }),
+      t
+        .client()
+        .accounts.signup({ email: first.email.toUpperCase(), password: 'long-enough', name: 'Again' }),
     );
     expect([err.status, err.code]).toEqual([409, 'email_taken']);
   });
 
   it('refuses a password under 8 characters with 400 bad_request', async () => {
-    const err = await failure(t.client().accounts.signup({ body: { email: uniqueEmail(), password: 'short', name: 'x' } }));
+    const err = await failure(
+      t.client().accounts.signup({ email: uniqueEmail(), password: 'short', name: 'x' }),
+    );
     expect([err.status, err.code]).toEqual([400, 'bad_request']);
   });
 });
@@ -74,7 +78,7 @@ describe('signup', () => {
 describe('login and logout', () => {
   it('signs in with the right password and returns the account with a new session', async () => {
     const person = await signUp(t);
-    const account = await t.client().accounts.login({ body: { email: person.email, password: person.password } });
+    const account = await t.client().accounts.login({ email: person.email, password: person.password });
     expect(account.id).toBe(person.accountId);
     expect(account.sessionToken).not.toBe(person.sessionToken);
     expect(account.workspaces.map((w) => w.id)).toEqual([person.workspaceId]);
@@ -82,12 +86,12 @@ describe('login and logout', () => {
 
   it('answers a wrong password with 401 invalid_credentials', async () => {
     const person = await signUp(t);
-    const err = await failure(t.client().accounts.login({ body: { email: person.email, password: 'wrong-password' } }));
+    const err = await failure(t.client().accounts.login({ email: person.email, password: 'wrong-password' }));
     expect([err.status, err.code]).toEqual([401, 'invalid_credentials']);
   });
 
   it('answers an unknown email with the same 401 invalid_credentials', async () => {
-    const err = await failure(t.client().accounts.login({ body: { email: uniqueEmail(), password: 'whatever1' } }));
+    const err = await failure(t.client().accounts.login({ email: uniqueEmail(), password: 'whatever1' }));
     expect([err.status, err.code]).toEqual([401, 'invalid_credentials']);
   });
 
@@ -99,7 +103,7 @@ describe('login and logout', () => {
     });
     expect(res.status).toBe(204);
     expect(res.headers.get('set-cookie')).toMatch(/^gc_session=;/);
-    const err = await failure(person.client.accounts.me());
+    const err = await failure(person.client.accounts.retrieve());
     expect([err.status, err.code]).toEqual([401, 'unauthorized']);
   });
 });
@@ -107,7 +111,7 @@ describe('login and logout', () => {
 describe('me', () => {
   it('returns the account, its emails and its workspaces with roles', async () => {
     const person = await signUp(t, 'me', 'Grace');
-    const me = await person.client.accounts.me();
+    const me = await person.client.accounts.retrieve();
     expect(me).toMatchObject({ id: person.accountId, email: person.email, name: 'Grace' });
     expect(me.emails).toEqual([{ email: person.email, primary: true, verified: false }]);
     expect(me.workspaces).toEqual([expect.objectContaining({ id: person.workspaceId, role: 'owner' })]);
@@ -115,13 +119,15 @@ describe('me', () => {
 
   it('accepts the session cookie as well as the Bearer token', async () => {
     const person = await signUp(t);
-    const res = await fetch(`${t.url}/v1/accounts/me`, { headers: { cookie: `gc_session=${person.sessionToken}` } });
+    const res = await fetch(`${t.url}/v1/accounts/me`, {
+      headers: { cookie: `gc_session=${person.sessionToken}` },
+    });
     expect(res.status).toBe(200);
     expect((await res.json()).id).toBe(person.accountId);
   });
 
   it('answers without a session with 401 unauthorized', async () => {
-    const err = await failure(t.client().accounts.me());
+    const err = await failure(t.client().accounts.retrieve());
     expect([err.status, err.code]).toEqual([401, 'unauthorized']);
   });
 });
@@ -129,32 +135,39 @@ describe('me', () => {
 describe('email verification', () => {
   it('marks the email verified with the token from the verification email', async () => {
     const email = uniqueEmail();
-    const account = await t.client().accounts.signup({ body: { email, password: 'long-enough', name: 'V' } });
-    const result = await t.client().accounts.verify({ body: { token: tokenOf(account.verifyUrl!) } });
+    const account = await t.client().accounts.signup({ email, password: 'long-enough', name: 'V' });
+    const result = await t.client().accounts.verify({ token: tokenOf(account.verifyUrl!) });
     expect(result).toEqual({ verified: true, email });
-    const me = await t.client({ sessionToken: account.sessionToken }).accounts.me();
+    const me = await t.client({ sessionToken: account.sessionToken }).accounts.retrieve();
     expect(me.emailVerified).toBe(true);
     expect(me.emails[0]!.verified).toBe(true);
   });
 
   it('refuses a used verification token with 400 invalid_token', async () => {
-    const account = await t.client().accounts.signup({ body: { email: uniqueEmail(), password: 'long-enough', name: 'V' } });
-    await t.client().accounts.verify({ body: { token: tokenOf(account.verifyUrl!) } });
-    const err = await failure(t.client().accounts.verify({ body: { token: tokenOf(account.verifyUrl!) } }));
+    const account = await t
+      .client()
+      .accounts.signup({ email: uniqueEmail(), password: 'long-enough', name: 'V' });
+    await t.client().accounts.verify({ token: tokenOf(account.verifyUrl!) });
+    const err = await failure(t.client().accounts.verify({ token: tokenOf(account.verifyUrl!) }));
     expect([err.status, err.code]).toEqual([400, 'invalid_token']);
   });
 
   it('refuses an unknown token with 400 invalid_token', async () => {
-    const err = await failure(t.client().accounts.verify({ body: { token: 'gcv_nope' } }));
+    const err = await failure(t.client().accounts.verify({ token: 'gcv_nope' }));
     expect([err.status, err.code]).toEqual([400, 'invalid_token']);
   });
 
   it('refuses a verification token older than 48 hours with 400 invalid_token', async () => {
-    const account = await t.client().accounts.signup({ body: { email: uniqueEmail(), password: 'long-enough', name: 'V' } });
+    const account = await t
+      .client()
+      .accounts.signup({ email: uniqueEmail(), password: 'long-enough', name: 'V' });
     await t.server.ctx.orm.em
       .getConnection()
-      .execute(`update account_token set created_at = now() - interval '49 hours', expires_at = now() - interval '1 hour' where account_id = ?`, [account.id]);
-    const err = await failure(t.client().accounts.verify({ body: { token: tokenOf(account.verifyUrl!) } }));
+      .execute(
+        `update account_token set created_at = now() - interval '49 hours', expires_at = now() - interval '1 hour' where account_id = ?`,
+        [account.id],
+      );
+    const err = await failure(t.client().accounts.verify({ token: tokenOf(account.verifyUrl!) }));
     expect([err.status, err.code]).toEqual([400, 'invalid_token']);
   });
 });
@@ -162,8 +175,8 @@ describe('email verification', () => {
 describe('password reset', () => {
   it('answers the same whatever the address', async () => {
     const person = await signUp(t);
-    const known = await t.client().accounts.requestPasswordReset({ body: { email: person.email } });
-    const unknown = await t.client().accounts.requestPasswordReset({ body: { email: uniqueEmail() } });
+    const known = await t.client().accounts.requestPasswordReset({ email: person.email });
+    const unknown = await t.client().accounts.requestPasswordReset({ email: uniqueEmail() });
     expect(Object.keys(known).sort()).toEqual(Object.keys(unknown).sort());
     expect(known.requested).toBe(true);
     expect(unknown.requested).toBe(true);
@@ -174,52 +187,61 @@ describe('password reset', () => {
   it('emails the reset link only to an address that has an account', async () => {
     const person = await signUp(t);
     const stranger = uniqueEmail();
-    const { resetUrl } = await t.client().accounts.requestPasswordReset({ body: { email: person.email } });
-    await t.client().accounts.requestPasswordReset({ body: { email: stranger } });
+    const { resetUrl } = await t.client().accounts.requestPasswordReset({ email: person.email });
+    await t.client().accounts.requestPasswordReset({ email: stranger });
     expect((await mailboxOf(t, person.email))[0]!.links).toEqual([resetUrl]);
     expect(await mailboxOf(t, stranger)).toEqual([]);
   });
 
   it('sets the new password so that login works with it and not with the old one', async () => {
     const person = await signUp(t);
-    const { resetUrl } = await t.client().accounts.requestPasswordReset({ body: { email: person.email } });
-    await t.client().accounts.resetPassword({ body: { token: tokenOf(resetUrl!), password: 'brand-new-pass' } });
-    await t.client().accounts.login({ body: { email: person.email, password: 'brand-new-pass' } });
-    const err = await failure(t.client().accounts.login({ body: { email: person.email, password: person.password } }));
+    const { resetUrl } = await t.client().accounts.requestPasswordReset({ email: person.email });
+    await t.client().accounts.resetPassword({ token: tokenOf(resetUrl!), password: 'brand-new-pass' });
+    await t.client().accounts.login({ email: person.email, password: 'brand-new-pass' });
+    const err = await failure(t.client().accounts.login({ email: person.email, password: person.password }));
     expect(err.code).toBe('invalid_credentials');
   });
 
   it('works once: a second reset with the same token is 400 invalid_token', async () => {
     const person = await signUp(t);
-    const { resetUrl } = await t.client().accounts.requestPasswordReset({ body: { email: person.email } });
-    await t.client().accounts.resetPassword({ body: { token: tokenOf(resetUrl!), password: 'brand-new-pass' } });
-    const err = await failure(t.client().accounts.resetPassword({ body: { token: tokenOf(resetUrl!), password: 'another-pass' } }));
+    const { resetUrl } = await t.client().accounts.requestPasswordReset({ email: person.email });
+    await t.client().accounts.resetPassword({ token: tokenOf(resetUrl!), password: 'brand-new-pass' });
+    const err = await failure(
+      t.client().accounts.resetPassword({ token: tokenOf(resetUrl!), password: 'another-pass' }),
+    );
     expect([err.status, err.code]).toEqual([400, 'invalid_token']);
   });
 
   it('ends every other session of the account', async () => {
     const person = await signUp(t);
-    const other = await t.client().accounts.login({ body: { email: person.email, password: person.password } });
-    const { resetUrl } = await t.client().accounts.requestPasswordReset({ body: { email: person.email } });
-    await person.client.accounts.resetPassword({ body: { token: tokenOf(resetUrl!), password: 'brand-new-pass' } });
-    const err = await failure(t.client({ sessionToken: other.sessionToken }).accounts.me());
+    const other = await t.client().accounts.login({ email: person.email, password: person.password });
+    const { resetUrl } = await t.client().accounts.requestPasswordReset({ email: person.email });
+    await person.client.accounts.resetPassword({ token: tokenOf(resetUrl!), password: 'brand-new-pass' });
+    const err = await failure(t.client({ sessionToken: other.sessionToken }).accounts.retrieve());
     expect([err.status, err.code]).toEqual([401, 'unauthorized']);
-    expect((await person.client.accounts.me()).id).toBe(person.accountId);
+    expect((await person.client.accounts.retrieve()).id).toBe(person.accountId);
   });
 
   it('refuses a reset token older than one hour with 400 invalid_token', async () => {
     const person = await signUp(t);
-    const { resetUrl } = await t.client().accounts.requestPasswordReset({ body: { email: person.email } });
+    const { resetUrl } = await t.client().accounts.requestPasswordReset({ email: person.email });
     await t.server.ctx.orm.em
       .getConnection()
-      .execute(`update account_token set expires_at = now() - interval '1 second' where account_id = ? and kind = 'reset'`, [person.accountId]);
-    const err = await failure(t.client().accounts.resetPassword({ body: { token: tokenOf(resetUrl!), password: 'brand-new-pass' } }));
+      .execute(
+        `update account_token set expires_at = now() - interval '1 second' where account_id = ? and kind = 'reset'`,
+        [person.accountId],
+      );
+    const err = await failure(
+      t.client().accounts.resetPassword({ token: tokenOf(resetUrl!), password: 'brand-new-pass' }),
+    );
     expect([err.status, err.code]).toEqual([400, 'invalid_token']);
   });
 
   it('refuses the made-up link an unknown address gets with 400 invalid_token', async () => {
-    const { resetUrl } = await t.client().accounts.requestPasswordReset({ body: { email: uniqueEmail() } });
-    const err = await failure(t.client().accounts.resetPassword({ body: { token: tokenOf(resetUrl!), password: 'brand-new-pass' } }));
+    const { resetUrl } = await t.client().accounts.requestPasswordReset({ email: uniqueEmail() });
+    const err = await failure(
+      t.client().accounts.resetPassword({ token: tokenOf(resetUrl!), password: 'brand-new-pass' }),
+    );
     expect([err.status, err.code]).toEqual([400, 'invalid_token']);
   });
 });

@@ -14,24 +14,33 @@ afterAll(async () => {
   await https.close();
 });
 
-const sql = (server: TestServer, text: string, params: unknown[]) => server.server.ctx.orm.em.getConnection().execute(text, params);
+const sql = (server: TestServer, text: string, params: unknown[]) =>
+  server.server.ctx.orm.em.getConnection().execute(text, params);
 
 describe('session cookie', () => {
   it('is Secure when PUBLIC_BASE_URL is https', async () => {
     const res = await fetch(`${https.url}/v1/accounts/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `secure-${Date.now()}@example.test`, password: 'long-enough', name: 'S' }),
+      body: JSON.stringify({
+        email: `secure-${Date.now()}@example.test`,
+        password: 'long-enough',
+        name: 'S',
+      }),
     });
     expect(res.headers.get('set-cookie')).toMatch(/; Secure/);
   });
 
   it('slides: a session used after an hour is renewed to 30 days and the cookie re-issued', async () => {
     const person = await signUp(t);
-    await sql(t, `update session set last_used_at = now() - interval '2 hours', expires_at = now() + interval '1 day' where account_id = ?`, [
-      person.accountId,
-    ]);
-    const res = await fetch(`${t.url}/v1/accounts/me`, { headers: { cookie: `gc_session=${person.sessionToken}` } });
+    await sql(
+      t,
+      `update session set last_used_at = now() - interval '2 hours', expires_at = now() + interval '1 day' where account_id = ?`,
+      [person.accountId],
+    );
+    const res = await fetch(`${t.url}/v1/accounts/me`, {
+      headers: { cookie: `gc_session=${person.sessionToken}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('set-cookie')).toMatch(/^gc_session=gcs_/);
     const [row] = await sql(t, 'select expires_at from session where account_id = ?', [person.accountId]);
@@ -40,8 +49,10 @@ describe('session cookie', () => {
 
   it('is refused once expired with 401 unauthorized', async () => {
     const person = await signUp(t);
-    await sql(t, `update session set expires_at = now() - interval '1 second' where account_id = ?`, [person.accountId]);
-    const err = await failure(person.client.accounts.me());
+    await sql(t, `update session set expires_at = now() - interval '1 second' where account_id = ?`, [
+      person.accountId,
+    ]);
+    const err = await failure(person.client.accounts.retrieve());
     expect([err.status, err.code]).toEqual([401, 'unauthorized']);
   });
 });
@@ -56,7 +67,11 @@ describe('CSRF: cookie-authenticated writes', () => {
 
   it('are refused from a foreign Origin with 403 csrf_rejected', async () => {
     const person = await signUp(t);
-    const res = await write('https://evil.example', { cookie: `gc_session=${person.sessionToken}` }, person.workspaceId);
+    const res = await write(
+      'https://evil.example',
+      { cookie: `gc_session=${person.sessionToken}` },
+      person.workspaceId,
+    );
     expect(res.status).toBe(403);
     expect((await res.json()).code).toBe('csrf_rejected');
   });
@@ -64,13 +79,21 @@ describe('CSRF: cookie-authenticated writes', () => {
   it('are accepted from the service’s own origin and from CORS_ORIGINS', async () => {
     const person = await signUp(t);
     const own = await write(t.url, { cookie: `gc_session=${person.sessionToken}` }, person.workspaceId);
-    const partner = await write(allowedOrigin, { cookie: `gc_session=${person.sessionToken}` }, person.workspaceId);
+    const partner = await write(
+      allowedOrigin,
+      { cookie: `gc_session=${person.sessionToken}` },
+      person.workspaceId,
+    );
     expect([own.status, partner.status]).toEqual([200, 200]);
   });
 
   it('do not apply to Bearer tokens, which browsers never attach on their own', async () => {
     const person = await signUp(t);
-    const res = await write('https://evil.example', { authorization: `Bearer ${person.sessionToken}` }, person.workspaceId);
+    const res = await write(
+      'https://evil.example',
+      { authorization: `Bearer ${person.sessionToken}` },
+      person.workspaceId,
+    );
     expect(res.status).toBe(200);
   });
 });
@@ -79,7 +102,11 @@ describe('CORS', () => {
   const preflight = (origin: string) =>
     fetch(`${t.url}/v1/accounts/me`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-workspace-id' },
+      headers: {
+        origin,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-workspace-id',
+      },
     });
 
   it('allows an origin in CORS_ORIGINS with credentials', async () => {
@@ -99,8 +126,10 @@ describe('CORS', () => {
 describe('workspace resolution for session callers on workspace-less routes', () => {
   it('needs x-workspace-id when the account has several workspaces (400 bad_request)', async () => {
     const person = await signUp(t);
-    await person.client.workspaces.create({ body: { name: 'Another' } });
-    const res = await fetch(`${t.url}/v1/events`, { headers: { authorization: `Bearer ${person.sessionToken}` } });
+    await person.client.workspaces.create({ name: 'Another' });
+    const res = await fetch(`${t.url}/v1/events`, {
+      headers: { authorization: `Bearer ${person.sessionToken}` },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).errors).toEqual([expect.objectContaining({ path: 'headers.x-workspace-id' })]);
   });
@@ -117,7 +146,7 @@ describe('workspace resolution for session callers on workspace-less routes', ()
 
   it('passes authentication with the x-workspace-id of one of the account’s workspaces', async () => {
     const person = await signUp(t);
-    const second = await person.client.workspaces.create({ body: { name: 'Another' } });
+    const second = await person.client.workspaces.create({ name: 'Another' });
     const res = await fetch(`${t.url}/v1/events`, {
       headers: { authorization: `Bearer ${person.sessionToken}`, 'x-workspace-id': second.id },
     });
@@ -128,20 +157,20 @@ describe('workspace resolution for session callers on workspace-less routes', ()
 describe('session kinds', () => {
   it('refuses a workspace session token on account routes with 401 unauthorized', async () => {
     const person = await signUp(t);
-    const { sessionToken } = await person.client.workspaces.createSession({ params: { id: person.workspaceId } });
-    const err = await failure(t.client({ sessionToken }).accounts.me());
+    const { sessionToken } = await person.client.workspaces.createSession(person.workspaceId);
+    const err = await failure(t.client({ sessionToken }).accounts.retrieve());
     expect([err.status, err.code]).toEqual([401, 'unauthorized']);
   });
 
   it('refuses a workspace session token on management routes with 403 forbidden', async () => {
     const person = await signUp(t);
-    const { sessionToken } = await person.client.workspaces.createSession({ params: { id: person.workspaceId } });
-    const err = await failure(t.client({ sessionToken }).members.list({ params: { id: person.workspaceId } }));
+    const { sessionToken } = await person.client.workspaces.createSession(person.workspaceId);
+    const err = await failure(t.client({ sessionToken }).members.list(person.workspaceId));
     expect([err.status, err.code]).toEqual([403, 'forbidden']);
   });
 
   it('refuses an unknown Bearer token with 401 unauthorized', async () => {
-    const err = await failure(t.client({ sessionToken: 'gcs_unknown' }).accounts.me());
+    const err = await failure(t.client({ sessionToken: 'gcs_unknown' }).accounts.retrieve());
     expect([err.status, err.code]).toEqual([401, 'unauthorized']);
   });
 });

@@ -23,9 +23,10 @@ afterAll(async () => {
   await a.close();
 });
 
-const sql = (text: string, params: unknown[] = []) => a.server.ctx.orm.em.getConnection().execute(text, params);
+const sql = (text: string, params: unknown[] = []) =>
+  a.server.ctx.orm.em.getConnection().execute(text, params);
 const members = (server: TestServer, owner: SignedUp, auth: { apiKey?: string; sessionToken?: string }) =>
-  server.client(auth).members.list({ params: { id: owner.workspaceId } });
+  server.client(auth).members.list(owner.workspaceId);
 
 async function until(check: () => Promise<boolean> | boolean, ms = eventBudgetMs): Promise<void> {
   const deadline = Date.now() + ms;
@@ -63,10 +64,10 @@ describe('credential cache across processes', () => {
   it('refuses a key revoked on one process on the very next request on another', async () => {
     const owner = await signUp(a, 'revoke-key');
     for (let round = 0; round < 5; round++) {
-      const key = await owner.client.apiKeys.create({ params: { id: owner.workspaceId }, body: { name: `r${round}` } });
+      const key = await owner.client.apiKeys.create(owner.workspaceId, { name: `r${round}` });
       await members(b, owner, { apiKey: key.secret });
       await members(b, owner, { apiKey: key.secret });
-      await a.client({ sessionToken: owner.sessionToken }).apiKeys.delete({ params: { id: owner.workspaceId, keyId: key.id } });
+      await a.client({ sessionToken: owner.sessionToken }).apiKeys.delete(owner.workspaceId, key.id);
       const err = await failure(members(b, owner, { apiKey: key.secret }));
       expect(err).toMatchObject({ status: 401, code: 'unauthorized' });
     }
@@ -83,24 +84,34 @@ describe('credential cache across processes', () => {
   it('applies a role change made on one process on the very next request on another', async () => {
     const owner = await signUp(a, 'owner');
     const other = await signUp(a, 'admin');
-    const invite = await owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'workspace', role: 'admin' } });
-    await other.client.invites.accept({ params: { token: invite.url!.split('/').pop()! } });
+    const invite = await owner.client.invites.create(owner.workspaceId, { kind: 'workspace', role: 'admin' });
+    await other.client.invites.accept(invite.url!.split('/').pop()!);
     const otherOnB = b.client({ sessionToken: other.sessionToken });
-    await otherOnB.apiKeys.list({ params: { id: owner.workspaceId } });
-    const memberId = (await members(a, owner, { sessionToken: owner.sessionToken })).members.find((m) => m.accountId === other.accountId)!.id;
+    await otherOnB.apiKeys.list(owner.workspaceId);
+    const memberId = (await members(a, owner, { sessionToken: owner.sessionToken })).members.find(
+      (m) => m.accountId === other.accountId,
+    )!.id;
 
-    await owner.client.members.update({ params: { id: owner.workspaceId, memberId }, body: { role: 'member' } });
-    expect(await failure(otherOnB.apiKeys.list({ params: { id: owner.workspaceId } }))).toMatchObject({ status: 403, code: 'forbidden' });
+    await owner.client.members.update(owner.workspaceId, memberId, { role: 'member' });
+    expect(await failure(otherOnB.apiKeys.list(owner.workspaceId))).toMatchObject({
+      status: 403,
+      code: 'forbidden',
+    });
 
-    await owner.client.members.remove({ params: { id: owner.workspaceId, memberId } });
-    expect(await failure(otherOnB.members.list({ params: { id: owner.workspaceId } }))).toMatchObject({ status: 404, code: 'not_found' });
+    await owner.client.members.delete(owner.workspaceId, memberId);
+    expect(await failure(otherOnB.members.list(owner.workspaceId))).toMatchObject({
+      status: 404,
+      code: 'not_found',
+    });
   });
 
   it('drops cached credentials on every process when a revocation is written with plain SQL', async () => {
     const owner = await signUp(a, 'plain-sql');
     const key = await apiKeyOf(owner);
     await members(b, owner, { apiKey: key });
-    await sql('update api_key set revoked_at = now() where workspace_id = ? and revoked_at is null', [owner.workspaceId]);
+    await sql('update api_key set revoked_at = now() where workspace_id = ? and revoked_at is null', [
+      owner.workspaceId,
+    ]);
     const refusedOnB = () =>
       members(b, owner, { apiKey: key }).then(
         () => false,
@@ -131,9 +142,10 @@ describe('credential cache across processes', () => {
       drop();
     };
     try {
-      await sql(`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`, [
-        listenerApplicationName,
-      ]);
+      await sql(
+        `select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`,
+        [listenerApplicationName],
+      );
       await until(() => dropped);
       expect(cache.leased).toBe(false);
       expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBeGreaterThan(0);
@@ -153,23 +165,29 @@ describe('a process that cannot acknowledge', () => {
   it('holds the revocation until its lease has run out, so it refuses the key when it resumes', async () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const proc = spawnServer({ DATABASE_URL: a.databaseUrl, PORT: String(port), HOST: '127.0.0.1', PUBLIC_BASE_URL: url, LOG_LEVEL: 'warn' });
+    const proc = spawnServer({
+      DATABASE_URL: a.databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PUBLIC_BASE_URL: url,
+      LOG_LEVEL: 'warn',
+    });
     try {
       await waitForReady(url);
       const owner = await signUp(a, 'stopped');
-      const key = await owner.client.apiKeys.create({ params: { id: owner.workspaceId }, body: { name: 'stopped' } });
+      const key = await owner.client.apiKeys.create(owner.workspaceId, { name: 'stopped' });
       const onStopped = createClient({ baseUrl: url, apiKey: key.secret });
-      await onStopped.members.list({ params: { id: owner.workspaceId } });
-      await onStopped.members.list({ params: { id: owner.workspaceId } });
+      await onStopped.members.list(owner.workspaceId);
+      await onStopped.members.list(owner.workspaceId);
 
       proc.child.kill('SIGSTOP');
       const started = performance.now();
-      await owner.client.apiKeys.delete({ params: { id: owner.workspaceId, keyId: key.id } });
+      await owner.client.apiKeys.delete(owner.workspaceId, key.id);
       const held = performance.now() - started;
       proc.child.kill('SIGCONT');
 
       expect(held).toBeGreaterThanOrEqual(3000);
-      expect(await failure(onStopped.members.list({ params: { id: owner.workspaceId } }))).toMatchObject({ status: 401 });
+      expect(await failure(onStopped.members.list(owner.workspaceId))).toMatchObject({ status: 401 });
     } finally {
       proc.child.kill('SIGKILL');
       await proc.exited;
@@ -187,7 +205,13 @@ describe('revocation barrier', () => {
 
   beforeAll(async () => {
     pool = new pg.Pool({ connectionString: a.databaseUrl, max: 2 });
-    changes = new CredentialChanges(a.databaseUrl, new CredentialCache({ ...options, maxAgeMs: 60_000, maxEntries: 10 }), pool, createLogger('silent'), options);
+    changes = new CredentialChanges(
+      a.databaseUrl,
+      new CredentialCache({ ...options, maxAgeMs: 60_000, maxEntries: 10 }),
+      pool,
+      createLogger('silent'),
+      options,
+    );
     await changes.start();
   });
   afterAll(async () => {
@@ -230,7 +254,8 @@ describe('revocation barrier', () => {
 
 describe('CredentialCache', () => {
   const clock = { now: 0 };
-  const cache = () => new CredentialCache({ leaseMs: 1000, maxAgeMs: 5000, maxEntries: 2, now: () => clock.now });
+  const cache = () =>
+    new CredentialCache({ leaseMs: 1000, maxAgeMs: 5000, maxEntries: 2, now: () => clock.now });
   /** Looks `key` up, loading `value` on a miss. */
   const load = (c: CredentialCache, key: string, value: unknown) => c.lookup(key, async () => value);
 
@@ -264,7 +289,13 @@ describe('CredentialCache', () => {
     c.renewLease(clock.now);
     await load(c, 'k', 1);
     expect(await c.lookup('k', async () => 2)).toBe(1);
-    expect(await c.lookup('k', async () => 2, (cached) => cached !== 1)).toBe(2);
+    expect(
+      await c.lookup(
+        'k',
+        async () => 2,
+        (cached) => cached !== 1,
+      ),
+    ).toBe(2);
     expect(c.get('k')).toBe(2);
   });
 

@@ -14,7 +14,14 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 type Policy = 'member' | 'admin' | 'memberSession' | 'apiKey';
-type Caller = 'none' | 'unknownKey' | 'revokedKey' | 'memberSession' | 'adminSession' | 'otherWorkspaceKey' | 'ownKey';
+type Caller =
+  | 'none'
+  | 'unknownKey'
+  | 'revokedKey'
+  | 'memberSession'
+  | 'adminSession'
+  | 'otherWorkspaceKey'
+  | 'ownKey';
 type Outcome = 'ok' | [number, string];
 
 interface Fixture {
@@ -27,11 +34,14 @@ interface Fixture {
   freshInviteId(): Promise<string>;
 }
 
-async function join(owner: SignedUp, role: 'member' | 'admin'): Promise<{ person: SignedUp; memberId: string }> {
+async function join(
+  owner: SignedUp,
+  role: 'member' | 'admin',
+): Promise<{ person: SignedUp; memberId: string }> {
   const person = await signUp(t, role);
-  const invite = await owner.client.invites.create({ params: { id: owner.workspaceId }, body: { kind: 'workspace', role } });
-  await person.client.invites.accept({ params: { token: invite.url!.split('/').pop()! } });
-  const { members } = await owner.client.members.list({ params: { id: owner.workspaceId } });
+  const invite = await owner.client.invites.create(owner.workspaceId, { kind: 'workspace', role });
+  await person.client.invites.accept(invite.url!.split('/').pop()!);
+  const { members } = await owner.client.members.list(owner.workspaceId);
   return { person, memberId: members.find((m) => m.accountId === person.accountId)!.id };
 }
 
@@ -41,8 +51,8 @@ async function fixture(): Promise<Fixture> {
   const member = await join(owner, 'member');
   const admin = await join(owner, 'admin');
   const stranger = await signUp(t, 'stranger');
-  const revoked = await owner.client.apiKeys.create({ params: { id: ws }, body: { name: 'revoked' } });
-  await owner.client.apiKeys.delete({ params: { id: ws, keyId: revoked.id } });
+  const revoked = await owner.client.apiKeys.create(ws, { name: 'revoked' });
+  await owner.client.apiKeys.delete(ws, revoked.id);
   return {
     owner,
     ws,
@@ -56,8 +66,8 @@ async function fixture(): Promise<Fixture> {
       ownKey: t.client({ apiKey: await apiKeyOf(owner) }),
     },
     freshMemberId: async () => (await join(owner, 'member')).memberId,
-    freshKeyId: async () => (await owner.client.apiKeys.create({ params: { id: ws }, body: {} })).id,
-    freshInviteId: async () => (await owner.client.invites.create({ params: { id: ws }, body: { kind: 'workspace' } })).id,
+    freshKeyId: async () => (await owner.client.apiKeys.create(ws, {})).id,
+    freshInviteId: async () => (await owner.client.invites.create(ws, { kind: 'workspace' })).id,
   };
 }
 
@@ -69,35 +79,51 @@ interface Route {
 
 // members.leave last: a successful leave ends the caller's membership.
 const routes: Route[] = [
-  { name: 'PATCH /v1/workspaces/{id}', policy: 'admin', call: (c, f) => c.workspaces.update({ params: { id: f.ws }, body: { name: 'Matrix' } }) },
-  { name: 'POST /v1/workspaces/{id}/session', policy: 'memberSession', call: (c, f) => c.workspaces.createSession({ params: { id: f.ws } }) },
-  { name: 'GET /v1/workspaces/{id}/members', policy: 'member', call: (c, f) => c.members.list({ params: { id: f.ws } }) },
+  {
+    name: 'PATCH /v1/workspaces/{id}',
+    policy: 'admin',
+    call: (c, f) => c.workspaces.update(f.ws, { name: 'Matrix' }),
+  },
+  {
+    name: 'POST /v1/workspaces/{id}/session',
+    policy: 'memberSession',
+    call: (c, f) => c.workspaces.createSession(f.ws),
+  },
+  { name: 'GET /v1/workspaces/{id}/members', policy: 'member', call: (c, f) => c.members.list(f.ws) },
   {
     name: 'PATCH /v1/workspaces/{id}/members/{memberId}',
     policy: 'admin',
-    call: async (c, f) => c.members.update({ params: { id: f.ws, memberId: await f.freshMemberId() }, body: { role: 'admin' } }),
+    call: async (c, f) => c.members.update(f.ws, await f.freshMemberId(), { role: 'admin' }),
   },
   {
     name: 'DELETE /v1/workspaces/{id}/members/{memberId}',
     policy: 'admin',
-    call: async (c, f) => c.members.remove({ params: { id: f.ws, memberId: await f.freshMemberId() } }),
+    call: async (c, f) => c.members.delete(f.ws, await f.freshMemberId()),
   },
-  { name: 'GET /v1/workspaces/{id}/api-keys', policy: 'admin', call: (c, f) => c.apiKeys.list({ params: { id: f.ws } }) },
-  { name: 'POST /v1/workspaces/{id}/api-keys', policy: 'admin', call: (c, f) => c.apiKeys.create({ params: { id: f.ws }, body: {} }) },
+  { name: 'GET /v1/workspaces/{id}/api-keys', policy: 'admin', call: (c, f) => c.apiKeys.list(f.ws) },
+  { name: 'POST /v1/workspaces/{id}/api-keys', policy: 'admin', call: (c, f) => c.apiKeys.create(f.ws, {}) },
   {
     name: 'DELETE /v1/workspaces/{id}/api-keys/{keyId}',
     policy: 'admin',
-    call: async (c, f) => c.apiKeys.delete({ params: { id: f.ws, keyId: await f.freshKeyId() } }),
+    call: async (c, f) => c.apiKeys.delete(f.ws, await f.freshKeyId()),
   },
-  { name: 'POST /v1/api-keys', policy: 'apiKey', call: (c) => c.apiKeys.createWithKey({ body: {} }) },
-  { name: 'POST /v1/workspaces/{id}/invites', policy: 'admin', call: (c, f) => c.invites.create({ params: { id: f.ws }, body: { kind: 'workspace' } }) },
-  { name: 'GET /v1/workspaces/{id}/invites', policy: 'member', call: (c, f) => c.invites.list({ params: { id: f.ws } }) },
+  { name: 'POST /v1/api-keys', policy: 'apiKey', call: (c) => c.apiKeys.createWithKey({}) },
+  {
+    name: 'POST /v1/workspaces/{id}/invites',
+    policy: 'admin',
+    call: (c, f) => c.invites.create(f.ws, { kind: 'workspace' }),
+  },
+  { name: 'GET /v1/workspaces/{id}/invites', policy: 'member', call: (c, f) => c.invites.list(f.ws) },
   {
     name: 'DELETE /v1/workspaces/{id}/invites/{inviteId}',
     policy: 'admin',
-    call: async (c, f) => c.invites.revoke({ params: { id: f.ws, inviteId: await f.freshInviteId() } }),
+    call: async (c, f) => c.invites.delete(f.ws, await f.freshInviteId()),
   },
-  { name: 'DELETE /v1/workspaces/{id}/members/me', policy: 'memberSession', call: (c, f) => c.members.leave({ params: { id: f.ws } }) },
+  {
+    name: 'DELETE /v1/workspaces/{id}/members/me',
+    policy: 'memberSession',
+    call: (c, f) => c.members.leave(f.ws),
+  },
 ];
 
 const unauthorized: Outcome = [401, 'unauthorized'];
@@ -106,8 +132,18 @@ const notFound: Outcome = [404, 'not_found'];
 
 const expected: Record<Caller, Record<Policy, Outcome>> = {
   none: { member: unauthorized, admin: unauthorized, memberSession: unauthorized, apiKey: unauthorized },
-  unknownKey: { member: unauthorized, admin: unauthorized, memberSession: unauthorized, apiKey: unauthorized },
-  revokedKey: { member: unauthorized, admin: unauthorized, memberSession: unauthorized, apiKey: unauthorized },
+  unknownKey: {
+    member: unauthorized,
+    admin: unauthorized,
+    memberSession: unauthorized,
+    apiKey: unauthorized,
+  },
+  revokedKey: {
+    member: unauthorized,
+    admin: unauthorized,
+    memberSession: unauthorized,
+    apiKey: unauthorized,
+  },
   memberSession: { member: 'ok', admin: forbidden, memberSession: 'ok', apiKey: unauthorized },
   adminSession: { member: 'ok', admin: 'ok', memberSession: 'ok', apiKey: unauthorized },
   otherWorkspaceKey: { member: notFound, admin: notFound, memberSession: forbidden, apiKey: 'ok' },

@@ -13,7 +13,14 @@ const addressOf = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomByt
 
 async function secondProcess(t: TestServer, env: Record<string, string> = {}): Promise<RunningServer> {
   const port = await freePort();
-  const config = loadConfig({ PORT: String(port), HOST: '127.0.0.1', DATABASE_URL: t.databaseUrl, TRUST_PROXY: 'true', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: t.databaseUrl,
+    TRUST_PROXY: 'true',
+    LOG_LEVEL: 'silent',
+    ...env,
+  });
   return startServer(config, createLogger('silent'));
 }
 
@@ -27,7 +34,10 @@ function loginVia(baseUrl: string, email: string, password: string, address: str
 
 for (const store of ['PostgreSQL', 'Redis'] as const) {
   describe(`login throttle (${store})`, () => {
-    const env: Record<string, string> = { TRUST_PROXY: 'true', ...(store === 'Redis' ? { REDIS_URL: testRedisUrl() } : {}) };
+    const env: Record<string, string> = {
+      TRUST_PROXY: 'true',
+      ...(store === 'Redis' ? { REDIS_URL: testRedisUrl() } : {}),
+    };
     let t: TestServer;
     beforeAll(async () => {
       t = await startTestServer(env);
@@ -60,7 +70,8 @@ for (const store of ['PostgreSQL', 'Redis'] as const) {
     it('does not count successful logins', async () => {
       const person = await signUp(t);
       const address = addressOf();
-      for (let i = 0; i < 12; i++) expect((await loginVia(t.url, person.email, person.password, address)).status).toBe(200);
+      for (let i = 0; i < 12; i++)
+        expect((await loginVia(t.url, person.email, person.password, address)).status).toBe(200);
     });
 
     it('shares the counters between server processes', async () => {
@@ -69,7 +80,9 @@ for (const store of ['PostgreSQL', 'Redis'] as const) {
         const person = await signUp(t);
         for (let i = 0; i < 5; i++) await loginVia(t.url, person.email, 'wrong-password', addressOf());
         for (let i = 0; i < 5; i++) await loginVia(other.url, person.email, 'wrong-password', addressOf());
-        const err = await failure(t.client().accounts.login({ body: { email: person.email, password: person.password } }));
+        const err = await failure(
+          t.client().accounts.login({ email: person.email, password: person.password }),
+        );
         expect([err.status, err.code]).toEqual([429, 'rate_limited']);
         expect(err.retryAfter).toBeGreaterThan(0);
       } finally {

@@ -1,6 +1,6 @@
 import pino from 'pino';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { LiveAudience } from '../src/live/audience';
+import { LiveAudience, type RoomAudience } from '../src/live/audience-counts';
 import type { LiveConnection } from '../src/live/connection';
 import { type AudienceCounts, noAudience } from '../src/live/presence-store';
 
@@ -26,6 +26,7 @@ function eventOf(sockets: number) {
 
 let busy = false;
 let audience: LiveAudience;
+let rooms: { sockets: Set<LiveConnection>; audience: RoomAudience }[] = [];
 const large = eventOf(2500); // every 1.25 s at 2,000 sends a second
 const small = eventOf(10);
 
@@ -40,13 +41,17 @@ beforeEach(() => {
   audience = new LiveAudience(
     {
       counts: (eventId) => (eventId === 'large' ? large.counts() : small.counts()),
-      events: () => ['large', 'small'],
-      local: (eventId) => (eventId === 'large' ? large.conns : small.conns),
+      rooms: () => rooms,
       busy: () => busy,
     },
     pino({ level: 'silent' }),
     intervalMs,
   );
+  const room = (eventId: string, conns: LiveConnection[]) => ({
+    sockets: new Set(conns),
+    audience: audience.forRoom(eventId),
+  });
+  rooms = [room('large', large.conns), room('small', small.conns)];
   audience.start();
 });
 afterEach(() => {

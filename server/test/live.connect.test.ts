@@ -55,11 +55,11 @@ describe('live gateway: connecting', () => {
 
   it('welcomes a host first, with identity, event, phase, cast and a stage admin grant', async () => {
     const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }], { title: 'Launch day' });
-    const hana = await gc.users.upsert({ body: { externalSub: 'hana', name: 'Hana Host' } });
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: hana.id, role: 'host' } });
-    const sam = await gc.users.upsert({ body: { externalSub: 'sam', name: 'Sam Speaker' } });
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: sam.id, role: 'speaker' } });
-    const full = await gc.events.get({ params: { id: event.id } });
+    const hana = await gc.users.upsert({ externalSub: 'hana', name: 'Hana Host' });
+    await gc.memberships.create(event.id, { userId: hana.id, role: 'host' });
+    const sam = await gc.users.upsert({ externalSub: 'sam', name: 'Sam Speaker' });
+    await gc.memberships.create(event.id, { userId: sam.id, role: 'speaker' });
+    const full = await gc.events.retrieve(event.id);
     const client = await LiveClient.connect(
       t.server,
       await tokenFor(t.server, event.id, { role: 'host', userId: hana.id, name: 'Hana Host' }),

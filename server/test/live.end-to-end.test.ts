@@ -20,31 +20,29 @@ const open = (url: string) =>
 
 async function liveEvent(modalities: ('broadcast' | 'meeting')[], featureSet: 'qa'[] = []) {
   const event = await gc.events.create({
-    body: {
-      type: 'webinar',
-      title: 'Launch',
-      visibility: 'public',
-      phases: modalities.map((modality) => ({ modality, featureSet })),
-    },
+    type: 'webinar',
+    title: 'Launch',
+    visibility: 'public',
+    phases: modalities.map((modality) => ({ modality, featureSet })),
   });
-  await gc.events.publish({ params: { id: event.id } });
-  await gc.events.start({ params: { id: event.id } });
+  await gc.events.publish(event.id);
+  await gc.events.start(event.id);
   return event;
 }
 
 describe('live plane end to end: gateway token → SDK LiveConnection', () => {
   it('lets an anonymous viewer watch a public broadcast on the playlist the broadcast announces', async () => {
     const event = await liveEvent(['broadcast']);
-    const token = await t.client().gateway.token({ body: { eventId: event.id } });
+    const token = await t.client().gateway.token({ eventId: event.id });
     expect(token).toMatchObject({ role: 'viewer', anonymous: true });
     const live = await open(token.url);
     try {
       expect(live.welcome.identity).toMatchObject({ role: 'viewer', anonymous: true });
       expect(live.welcome.event).toEqual({ id: event.id, title: 'Launch', status: 'live' });
       expect(live.welcome.media).toMatchObject({ token: null, canPublish: false });
-      const broadcast = await gc.broadcast.start({ params: { id: event.id } });
+      const broadcast = await gc.broadcast.start(event.id);
       expect(live.welcome.media.playbackUrl).toBe(broadcast.playbackUrl);
-      const view = await t.client().public.getEvent({ params: { id: event.id } });
+      const view = await t.client().public.retrieveEvent(event.id);
       expect(view.activeBroadcast?.playbackUrl).toBe(broadcast.playbackUrl);
     } finally {
       await live.close();
@@ -53,10 +51,10 @@ describe('live plane end to end: gateway token → SDK LiveConnection', () => {
 
   it('greets the owner as host with the stage grant, and shows a question to everyone and in the API', async () => {
     const event = await liveEvent(['broadcast'], ['qa']);
-    const hostToken = await gc.gateway.token({ body: { eventId: event.id } });
+    const hostToken = await gc.gateway.token({ eventId: event.id });
     expect(hostToken.role).toBe('host');
     const host = await open(hostToken.url);
-    const viewer = await open((await t.client().gateway.token({ body: { eventId: event.id } })).url);
+    const viewer = await open((await t.client().gateway.token({ eventId: event.id })).url);
     try {
       expect(host.welcome.identity).toMatchObject({ name: 'Olive Owner', role: 'host', anonymous: false });
       expect(host.welcome.media).toMatchObject({
@@ -67,7 +65,7 @@ describe('live plane end to end: gateway token → SDK LiveConnection', () => {
       const seen = viewer.next('question.created');
       host.send({ type: 'question.create', text: 'Can everyone hear me?' });
       expect((await seen).question.text).toBe('Can everyone hear me?');
-      const { questions } = await gc.questions.list({ params: { id: event.id } });
+      const { questions } = await gc.questions.list(event.id);
       expect(questions.map((q) => q.text)).toEqual(['Can everyone hear me?']);
     } finally {
       await host.close();
@@ -79,19 +77,19 @@ describe('live plane end to end: gateway token → SDK LiveConnection', () => {
     const event = await liveEvent(['meeting', 'broadcast']);
     const guest = await signUp(t, 'speaker', 'Sam Speaker');
     // The first token makes the account's participant identity in the workspace; then it gets a role.
-    await guest.client.gateway.token({ body: { eventId: event.id } });
+    await guest.client.gateway.token({ eventId: event.id });
     const { users } = await gc.users.list();
     const sam = users.find((u) => u.name === 'Sam Speaker')!;
-    await gc.memberships.create({ params: { id: event.id }, body: { userId: sam.id, role: 'speaker' } });
+    await gc.memberships.create(event.id, { userId: sam.id, role: 'speaker' });
 
-    const token = await guest.client.gateway.token({ body: { eventId: event.id } });
+    const token = await guest.client.gateway.token({ eventId: event.id });
     expect(token.role).toBe('participant');
     const live = await open(token.url);
     try {
       expect(live.welcome.identity.role).toBe('participant');
       expect(live.welcome.media).toMatchObject({ canPublish: true, room: `evt_${event.id}_stage` });
       const changed = live.next('phase.changed');
-      await gc.events.advance({ params: { id: event.id }, body: {} });
+      await gc.events.advance(event.id, {});
       const { media } = await changed;
       expect(media).toMatchObject({ canPublish: true, roomAdmin: false, room: `evt_${event.id}_stage` });
     } finally {

@@ -3,7 +3,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Envelope } from '../src/live/fanout';
-import { PgFanout } from '../src/live/fanout-pg';
+import { PgFanout } from '../src/live/backends/fanout-pg';
 import { createTestDatabase } from './support/database';
 import { eventually } from './support/live';
 

@@ -16,7 +16,7 @@ useServerAndReplica((started) => {
 describe('live lifecycle changes', () => {
   it('sends phase.changed with each socket’s new grant on start and advance, whichever process made the change', async () => {
     const event = await eventIn(gc, 'scheduled', [{ modality: 'broadcast' }, { modality: 'meeting' }]);
-    const { phases } = await gc.events.get({ params: { id: event.id } });
+    const { phases } = await gc.events.retrieve(event.id);
     // The socket is on the replica; the lifecycle calls go to the other process.
     const member = await LiveClient.join(replica, await tokenFor(replica, event.id, { role: 'participant' }));
     expect(member.all('welcome')[0]).toMatchObject({
@@ -25,14 +25,14 @@ describe('live lifecycle changes', () => {
       identity: { role: 'viewer' },
       media: { token: null, room: null },
     });
-    await gc.events.start({ params: { id: event.id } });
+    await gc.events.start(event.id);
     const started = await member.next('phase.changed');
     expect(started).toMatchObject({
       eventStatus: 'live',
       activePhaseId: phases[0]!.id,
       media: { token: null, playbackUrl: expect.stringContaining(`evt_${event.id}_stage`) },
     });
-    await gc.events.advance({ params: { id: event.id }, body: {} });
+    await gc.events.advance(event.id, {});
     const advanced = await member.next('phase.changed');
     expect(advanced).toMatchObject({
       eventStatus: 'live',
@@ -50,7 +50,7 @@ describe('live lifecycle changes', () => {
       replica,
       await tokenFor(replica, event.id, { role: 'viewer', anonymous: true }),
     );
-    await gc.events.end({ params: { id: event.id } });
+    await gc.events.end(event.id);
     await host.next('event.ended');
     await viewer.next('event.ended');
     expect(await host.closed).toBe(4000);
@@ -69,7 +69,7 @@ describe('live lifecycle changes', () => {
       t.server,
       await tokenFor(t.server, event.id, { role: 'participant', via: 'entry' }),
     );
-    await gc.events.advance({ params: { id: event.id }, body: {} });
+    await gc.events.advance(event.id, {});
     await p.next('event.ended');
     expect(await p.closed).toBe(4000);
   });
@@ -80,7 +80,7 @@ describe('live lifecycle changes', () => {
       replica,
       await tokenFor(replica, event.id, { role: 'viewer', anonymous: true }),
     );
-    await gc.events.delete({ params: { id: event.id } });
+    await gc.events.delete(event.id);
     await viewer.next('event.ended');
     expect(await viewer.closed).toBe(4000);
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sql } from '../src/db/sql';
-import { joinGroupParams, joinGroupSql } from '../src/live/presence-pg';
+import { joinGroupParams, joinGroupSql } from '../src/live/backends/presence-pg';
 import type { PresenceInfo } from '../src/live/presence-store';
 import { createTestDatabase } from './support/database';
 import { createWorkspace, withDb } from './support/fixtures';

@@ -3,12 +3,13 @@ import { createClient, type GathercastClient } from '@gathercast/sdk';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisPresenceStore } from '../src/live/presence-redis';
+import { RedisPresenceStore } from '../src/live/backends/presence-redis';
+import { presenceKeys } from '../src/live/backends/presence-redis-layout';
 import type { PresenceJoin } from '../src/live/presence-store';
 import type { RunningServer } from '../src/server';
+import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
-import { createTestDatabase } from './support/database';
 import { liveBackends, useTwoProcesses } from './support/hooks';
 import { eventually, LiveClient, startReplica, tokenFor } from './support/live';
 
@@ -58,7 +59,7 @@ async function crashingProcess(databaseUrl: string) {
   await store.start();
   const expire = async () => {
     const redis = new Redis(redisEnv.REDIS_URL!);
-    await redis.del(`gc:live:${namespace}:proc:${processId}`);
+    await redis.del(presenceKeys(namespace).proc(processId));
     redis.disconnect();
   };
   return { store, expire };

@@ -4,7 +4,8 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { PgFanout } from '../src/live/fanout-pg';
+import { PgFanout } from '../src/live/backends/fanout-pg';
+import { presenceKeys } from '../src/live/backends/presence-redis-layout';
 import type { RunningServer } from '../src/server';
 import { eventIn } from './support/events';
 import { withDb } from './support/fixtures';
@@ -115,14 +116,11 @@ describe.each(liveBackends)('live presence and fan-out across two processes (%s)
     if (backend === 'Redis') {
       const redis = new Redis(redisUrl);
       const proc = randomUUID();
-      const ns = `gc:live:${new URL(databaseUrl).pathname.slice(1)}:`;
-      await redis
-        .multi()
-        .hset(`${ns}p:${event.id}:${info.participantId}`, proc, '1', 'info', JSON.stringify(info))
-        .zadd(`${ns}ev:${event.id}`, 0, info.participantId)
-        .sadd(`${ns}held:${proc}`, `${event.id}|${info.participantId}`)
-        .sadd(`${ns}procs`, proc)
-        .exec();
+      const keys = presenceKeys(new URL(databaseUrl).pathname.slice(1));
+      await redis.hset(keys.presence(event.id, info.participantId), proc, '1', 'info', JSON.stringify(info));
+      await redis.zadd(keys.event(event.id), 0, info.participantId);
+      await redis.sadd(keys.held(event.id, proc), info.participantId);
+      await redis.multi().sadd(keys.events(proc), event.id).sadd(keys.procs, proc).exec();
       redis.disconnect();
     } else {
       await withDb(databaseUrl, (db) =>
@@ -143,7 +141,7 @@ describe.each(liveBackends)('live presence and fan-out across two processes (%s)
     await observer.close();
   });
 
-  it('closes a stopping process’s sockets with 1001 and fires participant.left for them', async () => {
+  it('moves a stopping process’s sockets away with 1012 and fires participant.left for those that do not resume elsewhere', async () => {
     const event = await eventIn(gc, 'live');
     const third = await startReplica(databaseUrl, env);
     const observer = await LiveClient.join(a, await tokenFor(a, event.id, { role: 'host' }));
@@ -151,7 +149,7 @@ describe.each(liveBackends)('live presence and fan-out across two processes (%s)
     const { participantId } = leaving.all('welcome')[0]!.identity;
     await observer.next('presence.joined', (m) => m.participant.participantId === participantId);
     await third.close();
-    expect(await leaving.closed).toBe(1001);
+    expect(await leaving.closed).toBe(1012);
     await observer.next('presence.left', (m) => m.participantId === participantId);
     expect((await leftOf(event.id)).map((p) => p.participantId)).toEqual([participantId]);
     await observer.close();

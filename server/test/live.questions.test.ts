@@ -17,7 +17,7 @@ let n = 0;
 const qaEvent = (extra = {}, featureSet: ('qa' | 'chat')[] = ['qa']) =>
   eventIn(gc, 'live', [{ modality: 'broadcast', featureSet }], { visibility: 'public', ...extra });
 const person = async (eventId: string, role: 'host' | 'viewer' | 'speaker', name = `Person ${++n}`) => {
-  const user = await gc.users.upsert({ body: { externalSub: `live-q-${n}-${Date.now()}`, name } });
+  const user = await gc.users.upsert({ externalSub: `live-q-${n}-${Date.now()}`, name });
   return LiveClient.join(t.server, await tokenFor(t.server, eventId, { role, userId: user.id, name }));
 };
 const anonymous = async (eventId: string) =>
@@ -37,7 +37,7 @@ describe('live Q&A', () => {
       votes: 0,
     });
     await asker.next('question.created');
-    const { questions } = await gc.questions.list({ params: { id: event.id } });
+    const { questions } = await gc.questions.list(event.id);
     expect(questions).toMatchObject([
       {
         id: message.question.id,
@@ -60,7 +60,7 @@ describe('live Q&A', () => {
     const asker = await person(event.id, 'viewer');
     asker.send({ type: 'question.create', text: 'Anyone?' });
     expect(await asker.next('error')).toMatchObject({ code: 'feature_disabled' });
-    expect((await gc.questions.list({ params: { id: event.id } })).questions).toEqual([]);
+    expect((await gc.questions.list(event.id)).questions).toEqual([]);
     await asker.close();
   });
 
@@ -75,7 +75,7 @@ describe('live Q&A', () => {
     const a2 = await anonymous(open.id);
     a2.send({ type: 'question.create', text: 'Psst' });
     expect((await a2.next('question.created')).question).toMatchObject({ text: 'Psst', authorName: null });
-    expect((await gc.questions.list({ params: { id: open.id } })).questions).toMatchObject([
+    expect((await gc.questions.list(open.id)).questions).toMatchObject([
       { anonymous: true, authorName: null },
     ]);
     await a2.close();
@@ -83,7 +83,7 @@ describe('live Q&A', () => {
 
   it('refuses a question from a token whose user was deleted since, with forbidden and no question stored', async () => {
     const event = await qaEvent();
-    const user = await gc.users.upsert({ body: { externalSub: `live-q-gone-${Date.now()}`, name: 'Gone' } });
+    const user = await gc.users.upsert({ externalSub: `live-q-gone-${Date.now()}`, name: 'Gone' });
     const asker = await LiveClient.join(
       t.server,
       await tokenFor(t.server, event.id, { role: 'viewer', userId: user.id, name: 'Gone' }),
@@ -94,7 +94,7 @@ describe('live Q&A', () => {
       code: 'forbidden',
       detail: expect.stringMatching(/no longer exists/),
     });
-    expect((await gc.questions.list({ params: { id: event.id } })).questions).toEqual([]);
+    expect((await gc.questions.list(event.id)).questions).toEqual([]);
     expect(await recorded(t.databaseUrl, event.id, 'question.created')).toEqual([]);
     await asker.close();
   });
@@ -114,7 +114,7 @@ describe('live Q&A', () => {
     });
     voter.send({ type: 'question.vote', questionId: question.id });
     expect(await voter.next('error')).toMatchObject({ code: 'already_voted' });
-    expect((await gc.questions.list({ params: { id: event.id } })).questions[0]).toMatchObject({ votes: 1 });
+    expect((await gc.questions.list(event.id)).questions[0]).toMatchObject({ votes: 1 });
     await asker.close();
     await voter.close();
   });
@@ -155,7 +155,7 @@ describe('live Q&A', () => {
       questionId: second.id,
       status: 'dismissed',
     });
-    const { questions } = await gc.questions.list({ params: { id: event.id } });
+    const { questions } = await gc.questions.list(event.id);
     expect(Object.fromEntries(questions.map((q) => [q.text, q.status]))).toEqual({
       First: 'answered',
       Second: 'dismissed',

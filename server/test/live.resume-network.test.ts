@@ -80,7 +80,7 @@ async function hostOn(server: RunningServer, eventId: string) {
 
 /** A signed-in participant with a real user record (questions name their author). */
 async function voterOn(server: RunningServer, gc: GathercastClient, eventId: string) {
-  const user = await gc.users.upsert({ body: { externalSub: `resume-${randomUUID()}`, name: 'Vera' } });
+  const user = await gc.users.upsert({ externalSub: `resume-${randomUUID()}`, name: 'Vera' });
   return LiveClient.join(
     server,
     await tokenFor(server, eventId, { role: 'participant', userId: user.id, name: 'Vera' }),

@@ -18,14 +18,14 @@ useServerWithWorkspace((started) => {
 
 /** A live public broadcast and a viewer socket on it, opened with an anonymous token (no credentials). */
 async function anonymousViewer(eventId: string): Promise<LiveClient> {
-  const { token } = await anon.gateway.token({ body: { eventId } });
+  const { token } = await anon.gateway.token({ eventId });
   return LiveClient.join(t.server, token);
 }
 
 /** The server still does everything: an HTTP call, and a fresh socket that is welcomed and answers a ping. */
 async function expectServing(eventId: string) {
   expect((await fetch(`${t.url}/readyz`)).status).toBe(200);
-  expect((await gc.events.get({ params: { id: eventId } })).id).toBe(eventId);
+  expect((await gc.events.retrieve(eventId)).id).toBe(eventId);
   const other = await anonymousViewer(eventId);
   other.send({ type: 'ping' });
   await other.next('pong');

@@ -64,11 +64,11 @@ describe('live joins under a crash', () => {
   it('keeps one participant.joined webhook for every committed join when the server is SIGKILLed mid-storm', async () => {
     const { apiKey } = await createWorkspaceWithKey(databaseUrl);
     const gc = createClient({ baseUrl: url, apiKey, maxRetries: 0 });
-    await gc.webhooks.create({ body: { url: rx.url('joins'), eventTypes: ['participant.joined'] } });
+    await gc.webhooks.create({ url: rx.url('joins'), eventTypes: ['participant.joined'] });
     const event = await eventIn(gc, 'live', [{ modality: 'broadcast' }], { visibility: 'public' });
     const anonymous = createClient({ baseUrl: url, maxRetries: 0 });
     const tokens = await Promise.all(
-      Array.from({ length: viewers }, () => anonymous.gateway.token({ body: { eventId: event.id } })),
+      Array.from({ length: viewers }, () => anonymous.gateway.token({ eventId: event.id })),
     );
 
     const crowd = tokens.map((t) => openViewer(t.url));

@@ -53,7 +53,7 @@ describe('live Q&A at scale', () => {
       for (const [i, c] of crowd.entries()) {
         c.send({ type: 'question.vote', questionId: idOf.get(`Question ${(i + 1) % viewers}`) });
       }
-      const stored = async () => (await gc.questions.list({ params: { id: event.id } })).questions;
+      const stored = () => gc.questions.list(event.id).collect();
       await waitUntil(async () => (await stored()).every((q) => q.votes === 1), 'every vote stored');
 
       const questions = await stored();

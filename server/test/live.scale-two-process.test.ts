@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
+import { presenceKeys } from '../src/live/backends/presence-redis-layout';
 import type { RunningServer } from '../src/server';
 import { eventBudgetMs, waitUntil } from './support/budgets';
 import { createTestDatabase } from './support/database';
@@ -89,7 +90,7 @@ async function onlyOneProcessPresent(databaseUrl: string, redis: boolean): Promi
   if (redis) {
     const client = new Redis(redisUrl);
     try {
-      return (await client.scard(`gc:live:${database}:procs`)) === 1;
+      return (await client.scard(presenceKeys(database).procs)) === 1;
     } finally {
       client.disconnect();
     }

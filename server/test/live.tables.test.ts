@@ -68,7 +68,7 @@ describe('breakout tables', () => {
     ]);
     const people = await participants(event.id, 5);
     const host = await LiveClient.join(t.server, await tokenFor(t.server, event.id, { role: 'host' }));
-    await gc.events.advance({ params: { id: event.id }, body: {} });
+    await gc.events.advance(event.id, {});
     const assigned = await Promise.all(people.map((p) => p.next('table.assigned')));
     const counts = new Map<number, number>();
     for (const a of assigned) counts.set(a.table, (counts.get(a.table) ?? 0) + 1);
@@ -95,7 +95,7 @@ describe('breakout tables', () => {
     // present on both processes, so the first round is drawn for four.
     for (const p of people) p.send({ type: 'ping' });
     await Promise.all(people.map((p) => p.next('pong')));
-    await gc.events.advance({ params: { id: event.id }, body: {} });
+    await gc.events.advance(event.id, {});
     const assigned = await Promise.all(people.map((p) => p.next('table.assigned')));
     expect(assigned.map((a) => a.table).sort()).toEqual([1, 1, 2, 2]);
     const [late] = await participants(event.id, 1);
@@ -135,7 +135,7 @@ describe('rotation tables', () => {
       { modality: 'rotation', config: { rounds: 2, roundSeconds: 30 } },
     ]);
     const people = await participants(event.id, 4);
-    await gc.events.advance({ params: { id: event.id }, body: {} });
+    await gc.events.advance(event.id, {});
     const round1 = await Promise.all(people.map((p) => p.next('table.assigned')));
     expect(round1.map((a) => a.table).sort()).toEqual([1, 1, 2, 2]);
     const round2 = await Promise.all(people.map((p) => p.next('table.assigned', () => true, 40_000)));

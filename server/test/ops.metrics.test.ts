@@ -32,7 +32,10 @@ describe('GET /metrics', () => {
 
   it('refuses callers without the platform key with 401 problem+json, also workspace API keys', async () => {
     const ws = await createWorkspace(t.databaseUrl);
-    for (const headers of [{}, { 'x-api-key': ws.apiKey }, { 'x-platform-key': 'wrong' }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'x-api-key': ws.apiKey }, { 'x-platform-key': 'wrong' }] as Record<
+      string,
+      string
+    >[]) {
       const res = await fetch(`${t.url}/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
@@ -48,28 +51,56 @@ describe('GET /metrics', () => {
   it('counts HTTP requests by route template, method and status, never by raw path', async () => {
     const ws = await createWorkspace(t.databaseUrl);
     const gc = t.client({ apiKey: ws.apiKey });
-    const event = await gc.events.create({ body: { type: 'webinar', title: 'Metered', phases: [{ modality: 'broadcast' }] } });
-    await gc.events.get({ params: { id: event.id } });
-    await gc.events.get({ params: { id: event.id } });
-    await fetch(`${t.url}/v1/events/00000000-0000-4000-8000-000000000000`, { headers: { 'x-api-key': ws.apiKey } });
+    const event = await gc.events.create({
+      type: 'webinar',
+      title: 'Metered',
+      phases: [{ modality: 'broadcast' }],
+    });
+    await gc.events.retrieve(event.id);
+    await gc.events.retrieve(event.id);
+    await fetch(`${t.url}/v1/events/00000000-0000-4000-8000-000000000000`, {
+      headers: { 'x-api-key': ws.apiKey },
+    });
     const text = await scrape(t);
-    expect(sample(text, 'gathercast_http_request_duration_seconds_count{method="GET",route="/v1/events/:id",status="200"}')).toBe(2);
-    expect(sample(text, 'gathercast_http_request_duration_seconds_count{method="GET",route="/v1/events/:id",status="404"}')).toBe(1);
-    expect(sample(text, 'gathercast_http_request_duration_seconds_count{method="POST",route="/v1/events",status="201"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'gathercast_http_request_duration_seconds_count{method="GET",route="/v1/events/:id",status="200"}',
+      ),
+    ).toBe(2);
+    expect(
+      sample(
+        text,
+        'gathercast_http_request_duration_seconds_count{method="GET",route="/v1/events/:id",status="404"}',
+      ),
+    ).toBe(1);
+    expect(
+      sample(
+        text,
+        'gathercast_http_request_duration_seconds_count{method="POST",route="/v1/events",status="201"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain(event.id);
   });
 
   it('reports unknown paths under one route label, "unmatched"', async () => {
     await fetch(`${t.url}/no/such/path/12345`);
     const text = await scrape(t);
-    expect(sample(text, 'gathercast_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(
+        text,
+        'gathercast_http_request_duration_seconds_count{method="GET",route="unmatched",status="404"}',
+      ),
+    ).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('/no/such/path');
   });
 
   it('reports database pools, process figures, the build and the webhook queue', async () => {
     const text = await scrape(t);
     for (const pool of ['api', 'orm', 'webhook_worker'])
-      expect(sample(text, `gathercast_db_pool_connections{pool="${pool}",state="total"}`)).toBeGreaterThanOrEqual(0);
+      expect(
+        sample(text, `gathercast_db_pool_connections{pool="${pool}",state="total"}`),
+      ).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(text).toMatch(/^gathercast_build_info\{version="[^"]+",commit="[^"]+",node="v20\.[^"]+"\} 1$/m);
@@ -79,8 +110,12 @@ describe('GET /metrics', () => {
   it('counts webhook attempts by outcome and the commit-to-delivery latency of delivered ones', async () => {
     const before = await scrape(t);
     const { gc } = await workspaceWithEndpointAt(t, rx, 'metrics', ['event.published']);
-    const event = await gc.events.create({ body: { type: 'webinar', title: 'Hooked', phases: [{ modality: 'broadcast' }] } });
-    await gc.events.publish({ params: { id: event.id } });
+    const event = await gc.events.create({
+      type: 'webinar',
+      title: 'Hooked',
+      phases: [{ modality: 'broadcast' }],
+    });
+    await gc.events.publish(event.id);
     await rx.waitFor(() => rx.to('metrics').length === 1, eventBudgetMs, 'the delivery');
     // The attempt is recorded just after the receiver answered.
     const deadline = Date.now() + eventBudgetMs;
@@ -113,19 +148,23 @@ describe('GET /metrics', () => {
 });
 
 describe('METRICS_PORT', () => {
-  it('serves GET /metrics without a key on a separate loopback listener, and only that', async () => {
-    const t = await startTestServer({ METRICS_PORT: '0', PLATFORM_KEY: undefined });
-    try {
-      const port = t.server.metricsPort;
-      expect(port).toBeGreaterThan(0);
-      const res = await fetch(`http://127.0.0.1:${port}/metrics`);
-      expect(res.status).toBe(200);
-      expect(await res.text()).toContain('gathercast_http_request_duration_seconds');
-      expect((await fetch(`http://127.0.0.1:${port}/v1/events`)).status).toBe(404);
-      // Without a platform key the API port does not serve metrics at all.
-      expect((await fetch(`${t.url}/metrics`)).status).toBe(404);
-    } finally {
-      await t.close();
-    }
-  }, repeatedRaceBudgetMs);
+  it(
+    'serves GET /metrics without a key on a separate loopback listener, and only that',
+    async () => {
+      const t = await startTestServer({ METRICS_PORT: '0', PLATFORM_KEY: undefined });
+      try {
+        const port = t.server.metricsPort;
+        expect(port).toBeGreaterThan(0);
+        const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+        expect(res.status).toBe(200);
+        expect(await res.text()).toContain('gathercast_http_request_duration_seconds');
+        expect((await fetch(`http://127.0.0.1:${port}/v1/events`)).status).toBe(404);
+        // Without a platform key the API port does not serve metrics at all.
+        expect((await fetch(`${t.url}/metrics`)).status).toBe(404);
+      } finally {
+        await t.close();
+      }
+    },
+    repeatedRaceBudgetMs,
+  );
 });

@@ -48,7 +48,7 @@ describe('the SDK through a faulty network', () => {
     await begin();
     proxy.plan('drop-response');
     const title = `lost-answer-${Date.now()}`;
-    const res = await gc.events.create({ body: { type: 'webinar', title } }).withResponse();
+    const res = await gc.events.create({ type: 'webinar', title }).withResponse();
     expect(res.status).toBe(201);
     expect(res.data.title).toBe(title);
     expect(res.retries).toBe(1);
@@ -66,7 +66,7 @@ describe('the SDK through a faulty network', () => {
     proxy.plan('drop-response');
     const title = `own-key-${Date.now()}`;
     const idempotencyKey = `order-${Date.now()}`;
-    await gc.events.create({ body: { type: 'webinar', title } }, { idempotencyKey });
+    await gc.events.create({ type: 'webinar', title }, { idempotencyKey });
     expect(proxy.requests.map((r) => r.idempotencyKey)).toEqual([idempotencyKey, idempotencyKey]);
     expect(await eventsTitled(title)).toBe(1);
   });
@@ -74,7 +74,7 @@ describe('the SDK through a faulty network', () => {
   it('retries a 503 and returns the next attempt’s answer', async () => {
     await begin();
     proxy.plan({ status: 503, body: { type: 't', code: 'service_unavailable', detail: 'restarting' } });
-    const res = await gc.events.list({ query: { limit: 1 } }).withResponse();
+    const res = await gc.events.list({ limit: 1 }).withResponse();
     expect(res.status).toBe(200);
     expect(res.retries).toBe(1);
     expect(proxy.requests.map((r) => r.fault)).toEqual([expect.objectContaining({ status: 503 }), 'pass']);
@@ -88,7 +88,7 @@ describe('the SDK through a faulty network', () => {
       body: { type: 't', code: 'rate_limited', detail: 'slow down' },
     });
     const started = Date.now();
-    const res = await gc.events.list({ query: { limit: 1 } }).withResponse();
+    const res = await gc.events.list({ limit: 1 }).withResponse();
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(res.retries).toBe(1);
   });
@@ -118,7 +118,7 @@ describe('the SDK through a faulty network', () => {
     await begin();
     proxy.plan('hang');
     const title = `timed-out-${Date.now()}`;
-    const res = await gc.events.create({ body: { type: 'webinar', title } }, { timeout: 300 }).withResponse();
+    const res = await gc.events.create({ type: 'webinar', title }, { timeout: 300 }).withResponse();
     expect(res.status).toBe(201);
     expect(res.retries).toBe(1);
     expect(await eventsTitled(title)).toBe(1);
@@ -136,8 +136,8 @@ describe('a duplicate POST while the first is still in progress', () => {
     await begin();
     const key = `in-progress-${Date.now()}`;
     const body = { type: 'webinar', title: key };
-    const first = await gc.events.create({ body }, { idempotencyKey: key });
-    const scope = `key:${ws.apiKeyId} POST /v1/events`;
+    const first = await gc.events.create(body, { idempotencyKey: key });
+    const scope = `key:${ws.apiKeyId} ws:${ws.workspaceId} POST /v1/events`;
     // Make the first request look unfinished again, then finish it once the duplicate has been refused once.
     const answer = await withDb(
       t.databaseUrl,
@@ -153,15 +153,16 @@ describe('a duplicate POST while the first is still in progress', () => {
     );
     // The server waits 5 s for the unfinished first request, then answers 409 + Retry-After: 1; the SDK waits
     // 1 s and retries. The first request "finishes" as soon as the 409 has gone by, so the retry is replayed.
-    const call = gc.events.create({ body }, { idempotencyKey: key }).withResponse();
-    await vi.waitFor(() => expect(proxy.requests[1]?.upstreamStatus).toBe(409), { timeout: eventBudgetMs, interval: 50 });
+    const call = gc.events.create(body, { idempotencyKey: key }).withResponse();
+    await vi.waitFor(() => expect(proxy.requests[1]?.upstreamStatus).toBe(409), {
+      timeout: eventBudgetMs,
+      interval: 50,
+    });
     await withDb(t.databaseUrl, (db) =>
-      db.query('update idempotency_record set status = $3, response_body = $4 where scope = $1 and key = $2', [
-        scope,
-        key,
-        answer.status,
-        answer.response_body,
-      ]),
+      db.query(
+        'update idempotency_record set status = $3, response_body = $4 where scope = $1 and key = $2',
+        [scope, key, answer.status, answer.response_body],
+      ),
     );
     const res = await call;
     expect(res.retries).toBeGreaterThanOrEqual(1);

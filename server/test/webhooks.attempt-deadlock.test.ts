@@ -45,13 +45,13 @@ const abortFirstRecordOf = (endpointId: string) =>
 describe('webhook attempts aborted as a deadlock victim', () => {
   it('records the attempt once and does not send the delivery again', async () => {
     const gc = t.client({ apiKey });
-    const ep = await gc.webhooks.create({ body: { url: rx.url('victim') } });
+    const ep = await gc.webhooks.create({ url: rx.url('victim') });
     await abortFirstRecordOf(ep.id);
     await recordEvent(t, { type: 'event.published', workspaceId });
 
     let delivery: Awaited<ReturnType<typeof gc.webhooks.listDeliveries>>['deliveries'][number] | undefined;
     await waitUntil(async () => {
-      [delivery] = (await gc.webhooks.listDeliveries({ params: { id: ep.id }, query: {} })).deliveries;
+      [delivery] = (await gc.webhooks.listDeliveries(ep.id, {})).deliveries;
       return delivery?.status === 'succeeded';
     }, 'the delivery succeeded');
     const injected = await withDb(t.databaseUrl, (db) => db.query('select last_value from deadlock_once'));

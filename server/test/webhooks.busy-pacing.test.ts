@@ -45,9 +45,10 @@ function mostAtOnce(name: string): number {
 
 /** The workspace's one endpoint from now on: `name`, answering each request after `answerMs`. */
 async function onlyEndpoint(name: string): Promise<void> {
-  for (const old of (await gc.webhooks.list()).webhooks) await gc.webhooks.delete({ params: { id: old.id } });
+  for (const old of (await gc.webhooks.list()).webhooks) await gc.webhooks.delete(old.id);
   await gc.webhooks.create({
-    body: { url: rx.url(name, () => ({ delayMs: answerMs })), eventTypes: ['participant.joined'] },
+    url: rx.url(name, () => ({ delayMs: answerMs })),
+    eventTypes: ['participant.joined'],
   });
 }
 

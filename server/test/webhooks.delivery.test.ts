@@ -9,6 +9,7 @@ import type { Receiver } from './support/receiver';
 import type { TestServer } from './support/server';
 import { createWorkspaceWithKey, verifyDelivery } from './support/webhook-fixtures';
 import { recordEvent, useWebhookTestServer } from './support/webhook-server';
+import { eventually, quietFor } from './support/wait';
 
 let t: TestServer;
 let rx: Receiver;
@@ -25,14 +26,12 @@ useWebhookTestServer(
   { serverEnv: { WEBHOOK_TIMEOUT_MS: '300' } },
 );
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function endpoint(name: string, behaviour?: Parameters<Receiver['url']>[1], eventTypes?: string[]) {
-  return gc.webhooks.create({ body: { url: rx.url(name, behaviour), eventTypes: eventTypes as never } });
+  return gc.webhooks.create({ url: rx.url(name, behaviour), eventTypes: eventTypes as never });
 }
 
 async function deliveriesOf(id: string) {
-  return (await gc.webhooks.listDeliveries({ params: { id }, query: {} })).deliveries;
+  return (await gc.webhooks.listDeliveries(id, {})).deliveries;
 }
 
 describe('webhook delivery', () => {
@@ -53,6 +52,7 @@ describe('webhook delivery', () => {
         workspaceId,
         eventId,
         occurredAt: ev.occurredAt.toISOString(),
+        sequence: expect.any(Number),
       });
       expect(got.headers['x-gc-event-type']).toBe(body.type);
       expect(got.headers['content-type']).toBe('application/json');
@@ -72,14 +72,18 @@ describe('webhook delivery', () => {
     });
     for (const type of webhookEventTypes.filter((x) => x !== 'participant.joined'))
       await recordEvent(t, { type, workspaceId });
-    await rx.waitFor(() => rx.to('all-types').length === webhookEventTypes.length, eventBudgetMs, 'all types');
+    await rx.waitFor(
+      () => rx.to('all-types').length === webhookEventTypes.length,
+      eventBudgetMs,
+      'all types',
+    );
     const joined = rx
       .to('all-types')
       .map((r) => verifyDelivery(r, [all.secret]))
       .find((b) => b.type === 'participant.joined');
     expect(joined).toMatchObject({ participantId: 'anon:1', anonymous: true, role: 'viewer' });
     await rx.waitFor(() => rx.to('ended-only').length === 1, eventBudgetMs, 'ended only');
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to('ended-only').map((r) => verifyDelivery(r, [endedOnly.secret]).type)).toEqual([
       'event.ended',
     ]);
@@ -92,19 +96,15 @@ describe('webhook delivery', () => {
     const ids = rx.to('flaky').map((r) => verifyDelivery(r, [ep.secret]).id);
     expect(new Set(ids)).toEqual(new Set([ev.id]));
     expect(new Set(rx.to('flaky').map((r) => r.headers['x-gc-event-id']))).toEqual(new Set([ev.id]));
-    let log = await deliveriesOf(ep.id);
-    for (const until = Date.now() + eventBudgetMs; log[0]?.status !== 'succeeded' && Date.now() < until; ) {
-      await sleep(50);
-      log = await deliveriesOf(ep.id);
-    }
+    const log = await eventually(() => deliveriesOf(ep.id), (v) => v[0]?.status === 'succeeded');
     expect(log).toHaveLength(1);
-    expect(log[0]).toMatchObject({ eventId: ev.id, eventType: 'event.published', status: 'succeeded' });
+    expect(log[0]).toMatchObject({ webhookEventId: ev.id, eventType: 'event.published', status: 'succeeded' });
     expect(log[0]!.attempts.map((a) => [a.responseStatus, a.responseBody])).toEqual([
       [500, 'boom'],
       [500, 'boom'],
       [200, 'fine'],
     ]);
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to('flaky')).toHaveLength(3);
   });
 
@@ -112,7 +112,7 @@ describe('webhook delivery', () => {
     const ep = await endpoint('rejecting', () => ({ status: 400, body: 'no thanks' }));
     await recordEvent(t, { type: 'event.started', workspaceId });
     await rx.waitFor(() => rx.to('rejecting').length === 1, eventBudgetMs);
-    await sleep(500);
+    await quietFor(500);
     expect(rx.to('rejecting')).toHaveLength(1);
     const [d] = await deliveriesOf(ep.id);
     expect(d).toMatchObject({ status: 'rejected', nextAttemptAt: null });
@@ -124,11 +124,7 @@ describe('webhook delivery', () => {
     const ep = await endpoint('hanging', (n) => (n === 0 ? { hang: true } : { status: 204 }));
     await recordEvent(t, { type: 'event.ended', workspaceId });
     await rx.waitFor(() => rx.to('hanging').length === 2, eventBudgetMs);
-    let [d] = await deliveriesOf(ep.id);
-    for (const until = Date.now() + eventBudgetMs; d?.status !== 'succeeded' && Date.now() < until; ) {
-      await sleep(50);
-      [d] = await deliveriesOf(ep.id);
-    }
+    const [d] = await eventually(() => deliveriesOf(ep.id), (v) => v[0]?.status === 'succeeded');
     expect(d!.status).toBe('succeeded');
     expect(d!.attempts[0]).toMatchObject({ responseStatus: null });
     expect(d!.attempts[0]!.error).toMatch(/^timeout/);
@@ -151,14 +147,10 @@ describe('webhook delivery', () => {
     const ep = await endpoint('always-500', () => ({ status: 503 }));
     await recordEvent(t, { type: 'event.published', workspaceId });
     await rx.waitFor(() => rx.to('always-500').length === 11, eventBudgetMs);
-    let [d] = await deliveriesOf(ep.id);
-    for (const until = Date.now() + eventBudgetMs; d?.status !== 'failed' && Date.now() < until; ) {
-      await sleep(50);
-      [d] = await deliveriesOf(ep.id);
-    }
+    const [d] = await eventually(() => deliveriesOf(ep.id), (v) => v[0]?.status === 'failed');
     expect(d).toMatchObject({ status: 'failed', nextAttemptAt: null });
     expect(d!.attempts).toHaveLength(11);
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to('always-500')).toHaveLength(11);
   });
 
@@ -166,20 +158,20 @@ describe('webhook delivery', () => {
     const ep = await endpoint('deleted', () => ({ status: 500 }));
     await recordEvent(t, { type: 'event.published', workspaceId });
     await rx.waitFor(() => rx.to('deleted').length >= 1, eventBudgetMs);
-    await gc.webhooks.delete({ params: { id: ep.id } });
+    await gc.webhooks.delete(ep.id);
     const seen = rx.to('deleted').length;
     await recordEvent(t, { type: 'event.published', workspaceId });
-    await sleep(700);
+    await quietFor(700);
     // At most an attempt already in flight at the moment of the delete.
     expect(rx.to('deleted').length).toBeLessThanOrEqual(seen + 1);
     const after = rx.to('deleted').length;
-    await sleep(500);
+    await quietFor(500);
     expect(rx.to('deleted').length).toBe(after);
   });
 
   it('signs with both secrets after rotate-secret, new first', async () => {
     const ep = await endpoint('rotating');
-    const rotated = await gc.webhooks.rotateSecret({ params: { id: ep.id } });
+    const rotated = await gc.webhooks.rotateSecret(ep.id);
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(ep.secret);
     await recordEvent(t, { type: 'event.started', workspaceId });
@@ -210,16 +202,12 @@ describe('webhook delivery', () => {
     const ep = await endpoint('gone', () => ({ status: 410 }));
     await recordEvent(t, { type: 'event.published', workspaceId });
     await rx.waitFor(() => rx.to('gone').length === 1, eventBudgetMs);
-    let e = await gc.webhooks.get({ params: { id: ep.id } });
-    for (const until = Date.now() + eventBudgetMs; e.enabled && Date.now() < until; ) {
-      await sleep(50);
-      e = await gc.webhooks.get({ params: { id: ep.id } });
-    }
+    const e = await eventually(() => gc.webhooks.retrieve(ep.id), (v) => !v.enabled);
     expect(e).toMatchObject({ enabled: false, disabledReason: 'gone' });
     await recordEvent(t, { type: 'event.published', workspaceId });
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to('gone')).toHaveLength(1);
-    const back = await gc.webhooks.update({ params: { id: ep.id }, body: { enabled: true } });
+    const back = await gc.webhooks.update(ep.id, { enabled: true });
     expect(back).toMatchObject({ enabled: true, disabledReason: null });
   });
 
@@ -234,16 +222,12 @@ describe('webhook delivery', () => {
     await db.end();
     await recordEvent(t, { type: 'event.published', workspaceId });
     await rx.waitFor(() => rx.to('failing').length === 1, eventBudgetMs);
-    let e = await gc.webhooks.get({ params: { id: ep.id } });
-    for (const until = Date.now() + eventBudgetMs; e.enabled && Date.now() < until; ) {
-      await sleep(50);
-      e = await gc.webhooks.get({ params: { id: ep.id } });
-    }
+    const e = await eventually(() => gc.webhooks.retrieve(ep.id), (v) => !v.enabled);
     expect(e).toMatchObject({ enabled: false, disabledReason: 'failing' });
     expect((await gc.webhooks.list()).webhooks.find((w) => w.id === ep.id)).toMatchObject({
       disabledReason: 'failing',
     });
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to('failing')).toHaveLength(1);
     const [d] = await deliveriesOf(ep.id);
     expect(d!.status).toBe('cancelled');
@@ -251,11 +235,11 @@ describe('webhook delivery', () => {
 
   it('sends a test event, delivered and logged like any other', async () => {
     const ep = await endpoint('test-send');
-    const d = await gc.webhooks.test({ params: { id: ep.id }, body: { type: 'question.created' } });
+    const d = await gc.webhooks.test(ep.id, { type: 'question.created' });
     expect(d).toMatchObject({ endpointId: ep.id, eventType: 'question.created', status: 'pending' });
     await rx.waitFor(() => rx.to('test-send').length === 1, eventBudgetMs);
     const body = verifyDelivery(rx.to('test-send')[0]!, [ep.secret]);
-    expect(body).toMatchObject({ id: d.eventId, type: 'question.created', workspaceId });
+    expect(body).toMatchObject({ id: d.webhookEventId, type: 'question.created', workspaceId });
     expect(typeof body.text).toBe('string');
     const [logged] = await deliveriesOf(ep.id);
     expect(logged!.id).toBe(d.id);
@@ -265,12 +249,8 @@ describe('webhook delivery', () => {
     const ep = await endpoint('manual', (n) => ({ status: n === 0 ? 422 : 200 }));
     const ev = await recordEvent(t, { type: 'event.ended', workspaceId });
     await rx.waitFor(() => rx.to('manual').length === 1, eventBudgetMs);
-    let [d] = await deliveriesOf(ep.id);
-    for (const until = Date.now() + eventBudgetMs; d?.status !== 'rejected' && Date.now() < until; ) {
-      await sleep(50);
-      [d] = await deliveriesOf(ep.id);
-    }
-    const again = await gc.webhooks.retryDelivery({ params: { id: ep.id, deliveryId: d!.id } });
+    const [d] = await eventually(() => deliveriesOf(ep.id), (v) => v[0]?.status === 'rejected');
+    const again = await gc.webhooks.retryDelivery(ep.id, d!.id);
     expect(again.status).toBe('pending');
     await rx.waitFor(() => rx.to('manual').length === 2, eventBudgetMs);
     expect(rx.to('manual').map((r) => r.headers['x-gc-event-id'])).toEqual([ev.id, ev.id]);
@@ -279,18 +259,16 @@ describe('webhook delivery', () => {
   it('keeps a manual retry asked for while an attempt is in flight: sent again once that attempt ends', async () => {
     // The first answer (a final 422) comes 250 ms after the request arrives (under the 300 ms timeout):
     // the retry is asked for in that window.
-    const ep = await endpoint('in-flight', (n) => (n === 0 ? { status: 422, delayMs: 250 } : { status: 200 }));
+    const ep = await endpoint('in-flight', (n) =>
+      n === 0 ? { status: 422, delayMs: 250 } : { status: 200 },
+    );
     const ev = await recordEvent(t, { type: 'event.ended', workspaceId });
     await rx.waitFor(() => rx.to('in-flight').length === 1, eventBudgetMs);
     const [d] = await deliveriesOf(ep.id);
-    await gc.webhooks.retryDelivery({ params: { id: ep.id, deliveryId: d!.id } });
+    await gc.webhooks.retryDelivery(ep.id, d!.id);
     await rx.waitFor(() => rx.to('in-flight').length === 2, eventBudgetMs);
     expect(rx.to('in-flight').map((r) => r.headers['x-gc-event-id'])).toEqual([ev.id, ev.id]);
-    let [settled] = await deliveriesOf(ep.id);
-    for (const until = Date.now() + eventBudgetMs; settled?.status !== 'succeeded' && Date.now() < until; ) {
-      await sleep(50);
-      [settled] = await deliveriesOf(ep.id);
-    }
+    const [settled] = await eventually(() => deliveriesOf(ep.id), (v) => v[0]?.status === 'succeeded');
     expect(settled).toMatchObject({ status: 'succeeded' });
   });
 
@@ -299,14 +277,14 @@ describe('webhook delivery', () => {
     const ev = await recordEvent(t, { type: 'event.published', workspaceId }, { rollback: true });
     const kept = await recordEvent(t, { type: 'event.started', workspaceId });
     await rx.waitFor(() => rx.to('rollback').length === 1, eventBudgetMs);
-    await sleep(300);
+    await quietFor(300);
     expect(rx.to('rollback').map((r) => r.headers['x-gc-event-id'])).toEqual([kept.id]);
-    expect((await deliveriesOf(ep.id)).map((d) => d.eventId)).not.toContain(ev.id);
+    expect((await deliveriesOf(ep.id)).map((d) => d.webhookEventId)).not.toContain(ev.id);
   });
 
   it('never writes a signing secret to the log', async () => {
     const ep = await endpoint('log-check');
-    await gc.webhooks.test({ params: { id: ep.id }, body: {} });
+    await gc.webhooks.test(ep.id, {});
     await rx.waitFor(() => rx.to('log-check').length === 1, eventBudgetMs);
     expect(t.logText()).not.toContain(ep.secret);
     expect(t.logText()).not.toMatch(/whsec_[A-Za-z0-9_-]{20,}/);

@@ -45,6 +45,7 @@ const fields = [
   'workspaceId',
   'url',
   'eventTypes',
+  'eventIds',
   'enabled',
   'disabledReason',
   'createdAt',

@@ -44,7 +44,7 @@ describe('webhook delivery is fair across workspaces', () => {
   it(`delivers workspace B's event, a test send and a manual retry within seconds while A has ${backlog} failing deliveries pending`, async () => {
     const a = await workspaceWithEndpointAt(t, rx, 'a-hangs');
     rx.url('a-hangs', () => ({ hang: true }));
-    const aHealthy = await a.gc.webhooks.create({ body: { url: rx.url('a-healthy') } });
+    const aHealthy = await a.gc.webhooks.create({ url: rx.url('a-healthy') });
 
     // A's backlog, enqueued in one statement the way the outbox fan-out enqueues.
     const ids = await withDb(t.databaseUrl, async (db) => {
@@ -70,13 +70,13 @@ describe('webhook delivery is fair across workspaces', () => {
     const bMs = await arrivalAfter(bSince, () => rx.to('b').length === 1, "B's delivery");
 
     const testSince = Date.now();
-    await a.gc.webhooks.test({ params: { id: aHealthy.id }, body: {} });
+    await a.gc.webhooks.test(aHealthy.id, {});
     const testMs = await arrivalAfter(testSince, () => rx.to('a-healthy').length === 1, "A's test send");
 
     // A manual retry of the last delivery of A's own backlog jumps the queue too.
     const last = ids[ids.length - 1]!;
     const retrySince = Date.now();
-    await a.gc.webhooks.retryDelivery({ params: { id: a.ep.id, deliveryId: last.id } });
+    await a.gc.webhooks.retryDelivery(a.ep.id, last.id);
     const retryMs = await arrivalAfter(
       retrySince,
       () => rx.to('a-hangs').some((r) => r.headers['x-gc-event-id'] === last.webhook_event_id),
@@ -89,6 +89,6 @@ describe('webhook delivery is fair across workspaces', () => {
     // A's backlog was nowhere near drained: the others did not wait for it.
     expect(attemptedOfA).toBeLessThan(backlog / 4);
 
-    await a.gc.webhooks.delete({ params: { id: a.ep.id } });
+    await a.gc.webhooks.delete(a.ep.id);
   }, 90_000);
 });

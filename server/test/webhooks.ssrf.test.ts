@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { describe, expect, it } from 'vitest';
 import { WebhookHttpClient } from '../src/webhooks/http-sender';
-import { BlockedTargetError, blockedReason, guardedLookup, parseV6 } from '../src/webhooks/ssrf';
+import { BlockedTargetError, blockedReason, guardedLookup, parseV6 } from '../src/lib/outbound-guard';
 import { runCommand } from './support/commands';
 
 describe('SSRF address classifier', () => {

@@ -86,9 +86,24 @@ describe('stopping the delivery worker', () => {
     const runner = (worker as unknown as { runner: { stop(): Promise<void> } }).runner;
     await runner.stop();
     await expect(worker.stop()).resolves.toBeUndefined();
-    expect(logs.join('')).not.toMatch(/"level":50/);
+    const errors = logs.filter((l) => l.includes('"level":50'));
+    expect(errors.every((l) => l.includes('the webhook worker stopped unexpectedly'))).toBe(true);
     // Its pool is ended: using it again fails.
     const pool = (worker as unknown as { pool: pg.Pool }).pool;
     await expect(pool.query('select 1')).rejects.toThrow();
+  });
+
+  it('starts its job runner again when it stopped on its own, and is ready again', async () => {
+    const databaseUrl = await createTestDatabase();
+    const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl });
+    const worker = new WebhookWorker(databaseUrl, webhookSettings(config), createLogger('silent'));
+    await worker.migrate();
+    await worker.start();
+    const runnerOf = () => (worker as unknown as { runner: { stop(): Promise<void> } }).runner;
+    const first = runnerOf();
+    await first.stop();
+    await waitUntil(() => runnerOf() !== first, 'the runner to be started again');
+    await expect(worker.readiness()).resolves.toBe('ok');
+    await worker.stop();
   });
 });

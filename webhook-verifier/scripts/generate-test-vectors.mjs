@@ -16,6 +16,7 @@ const QUESTION_BODY = JSON.stringify({
   workspaceId: 'ws_7Hq2',
   eventId: 'evt_91Lk',
   occurredAt: '2023-11-14T22:13:20.000Z',
+  sequence: 41,
   questionId: 'q_3',
   text: 'Können wir die Folien bekommen? 🎤',
 });
@@ -27,6 +28,7 @@ const PRETTY_BODY = `${JSON.stringify(
     workspaceId: 'ws_7Hq2',
     eventId: 'evt_91Lk',
     occurredAt: '2023-11-14T22:13:20Z',
+    sequence: 42,
     participantId: 'anon:4f1c',
     anonymous: true,
     role: 'viewer',

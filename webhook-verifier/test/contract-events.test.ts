@@ -13,6 +13,7 @@ const base = {
   workspaceId: 'ws_1',
   eventId: 'evt_1',
   occurredAt: '2023-11-14T22:13:20.000Z',
+  sequence: 1,
 };
 
 const examples = {
@@ -27,6 +28,14 @@ const examples = {
   'transcript.ready': { assetId: 'a_2' },
   'clip.ready': { assetId: 'a_3' },
   'question.created': { questionId: 'q_1', text: 'Slides?' },
+  'event.updated': { changedFields: ['scheduledAt'] },
+  'event.canceled': {},
+  'event.deleted': {},
+  'event.attendance_ready': { uniqueAttendees: 12, peakConcurrent: 9 },
+  'registration.created': { registrationId: 'r_1', status: 'registered' },
+  'registration.updated': { registrationId: 'r_1', status: 'registered', change: 'promoted' },
+  'participant.removed': { participantId: 'anon:9', reason: 'Spam', by: 'api' },
+  'participant.banned': { participantId: 'anon:9', reason: null, by: 'api', clientAddress: false },
 } as const;
 
 describe('webhook event schemas', () => {
@@ -57,7 +66,7 @@ describe('webhook event schemas', () => {
   });
 
   it('reject an unknown type', () => {
-    expect(webhookEventSchema.safeParse({ ...base, type: 'event.deleted' }).success).toBe(false);
+    expect(webhookEventSchema.safeParse({ ...base, type: 'event.archived' }).success).toBe(false);
   });
 
   it('reject a participant role outside host, speaker, participant, viewer, workspace_admin', () => {

@@ -217,6 +217,11 @@ export class Crowd {
     return true;
   }
 
+  /** Whether viewer i's socket is open. */
+  isOpen(i: number): boolean {
+    return this.sockets[i] !== undefined;
+  }
+
   /** Sockets still open. */
   get connected(): number {
     return this.open;

@@ -1,85 +1,49 @@
-// What the bench starts and must stop again: a database (a scratch one on DATABASE_URL, or an embedded
-// PostgreSQL in a temporary directory), server processes, helper processes. Every start registers its
-// stop; `stopAll` runs them newest first, and an interrupted bench (Ctrl-C, SIGTERM) runs them too.
-import { type ChildProcess, fork, spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { loadavg, tmpdir } from 'node:os';
+// What the live bench starts and must stop again, on top of bench/support (database, server processes,
+// cleanup on exit and on Ctrl-C): the live server's settings, helper processes, and the readings the
+// figures need (settled memory through the inspector, CPU from /proc).
+import { type ChildProcess, fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
-import { productionNodeFlags } from '../../events/src/node-flags';
-import { startEmbeddedPostgres } from '../../../server/src/db/embedded';
-import { createLogger } from '../../../server/src/logger';
-import { createDatabase } from '../../events/src/seed';
+import * as support from '../../support/src/index';
+
+export { freePort, load, sleep, startPostgres, stopAll } from '../../support/src/index';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const serverDir = path.resolve(here, '../../../server');
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-export const load = () => loadavg().map((x) => +x.toFixed(2));
 
-const stops: (() => Promise<void>)[] = [];
-const children = new Set<ChildProcess>();
-
-export function onStop(stop: () => Promise<void>): void {
-  stops.push(stop);
+/** A fresh database for one run (dropped at the end); its URL. */
+export async function freshDatabase(adminUrl: string): Promise<string> {
+  return (await support.freshDatabase(adminUrl)).url;
 }
 
-/** Stops everything started, newest first; a failing stop does not keep the others from running. */
-export async function stopAll(): Promise<void> {
-  while (stops.length) {
-    const stop = stops.pop()!;
-    await stop().catch((err) => console.error(`cleanup: ${err instanceof Error ? err.message : err}`));
-  }
+export interface ServerProcess extends support.ServerProcess {
+  /** The inspector's port (loopback), for `settledMemory`. */
+  inspectPort: number;
 }
-
-let interrupted = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (interrupted) process.exit(130);
-    interrupted = true;
-    console.error(`\n${signal}: stopping everything the bench started`);
-    void stopAll().finally(() => process.exit(130));
-  });
-}
-// Last resort (an uncaught error): no child outlives the bench.
-process.on('exit', () => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
 
 /**
- * The PostgreSQL server the runs use: DATABASE_URL's (BENCH_DATABASE_URL first), else an embedded
- * PostgreSQL in a temporary directory, stopped and removed at the end. Returns a URL to create
- * databases with.
+ * The real server (bench/support's `startServer`: production mode, loopback, BENCH_SERVER=dist for the
+ * built one) with an inspector, on `env.DATABASE_URL`.
  */
-export async function startPostgres(): Promise<{ adminUrl: string; kind: string }> {
-  const given = process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL;
-  if (given) return { adminUrl: given, kind: `PostgreSQL at ${new URL(given).host}` };
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'gc-bench-live-'));
-  const sink = new Writable({ write: (_c, _e, cb) => cb() });
-  onStop(async () => rmSync(dataDir, { recursive: true, force: true }));
-  const embedded = await startEmbeddedPostgres(dataDir, createLogger('warn', sink));
-  onStop(() => embedded.stop());
-  return { adminUrl: embedded.url, kind: 'embedded PostgreSQL' };
-}
-
-/** A fresh, empty database for one run (the server migrates it on start), dropped at the end. */
-export async function freshDatabase(adminUrl: string): Promise<string> {
-  const db = await createDatabase(adminUrl);
-  onStop(() => db.drop());
-  return db.url;
-}
-
-/** A port the OS just handed out. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
+export async function startServer(
+  name: string,
+  env: Record<string, string> & { DATABASE_URL: string },
+): Promise<ServerProcess> {
+  const server = await support.startServer({
+    name: `server ${name}`,
+    databaseUrl: env.DATABASE_URL,
+    inspect: true,
+    env: {
+      WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+      // Every simulated viewer connects from 127.0.0.1. The per-address caps do not count loopback
+      // peers by default (CAP_LOOPBACK_ADDRESSES); lifted too, so the bench holds whatever that says.
+      LIVE_MAX_SOCKETS_PER_ADDRESS: '0',
+      HTTP_MAX_CONNECTIONS_PER_ADDRESS: '1000000',
+      ...env,
+    },
   });
+  return { ...server, inspectPort: server.inspectPort! };
 }
 
 /** A process's memory after a full garbage collection, in KiB. */
@@ -224,98 +188,6 @@ export function openFilesLimit(): number {
   }
 }
 
-/** A child's stderr, passed on without the inspector's notices (the bench attaches to read memory). */
-function relayStderr(child: ChildProcess): void {
-  let rest = '';
-  child.stderr?.on('data', (chunk: Buffer) => {
-    const lines = (rest + chunk.toString('utf8')).split('\n');
-    rest = lines.pop()!;
-    for (const line of lines)
-      if (!/^(Debugger (listening|attached|ending)|For help, see: https:\/\/nodejs\.org)/.test(line))
-        process.stderr.write(`${line}\n`);
-  });
-  child.stderr?.on('end', () => {
-    if (rest) process.stderr.write(`${rest}\n`);
-  });
-}
-
-export interface ServerProcess {
-  name: string;
-  url: string;
-  pid: number;
-  /** The inspector's port (loopback), for `settledMemory`. */
-  inspectPort: number;
-  child: ChildProcess;
-  /** SIGTERM and wait for the exit (the server drains: its sockets close with 1001). */
-  stop(): Promise<void>;
-  /** SIGKILL: a crash, nothing drained. */
-  kill(): Promise<void>;
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-/**
- * The real server (`server/src/main.ts` through tsx, as the other benches run it; BENCH_SERVER=dist
- * runs the built `server/dist/main.js`) on the shared database, loopback only.
- */
-export async function startServer(name: string, env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const dist = process.env.BENCH_SERVER === 'dist';
-  // BENCH_PROFILE=<dir>: a V8 CPU profile per server process, written when it stops (not when killed).
-  const profile = process.env.BENCH_PROFILE
-    ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`]
-    : [];
-  const entry = dist ? ['dist/main.js'] : ['--import', 'tsx', 'src/main.ts'];
-  // The production flags (server/package.json's start script), and an inspector for `settledMemory`.
-  const inspectPort = await freePort();
-  const flags = [...productionNodeFlags(), `--inspect=127.0.0.1:${inspectPort}`];
-  const child = spawn(process.execPath, [...flags, ...profile, ...entry], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      ...env,
-    },
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
-  relayStderr(child);
-  children.add(child);
-  const stop = async (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-    await exited(child);
-    children.delete(child);
-  };
-  // Interrupted: no drain (it would fire every viewer's participant.left first), just stop.
-  onStop(() => stop(interrupted ? 'SIGKILL' : 'SIGTERM'));
-  const url = `http://127.0.0.1:${port}`;
-  for (const until = Date.now() + 180_000; ; ) {
-    if (child.exitCode !== null)
-      throw new Error(`server ${name} exited with ${child.exitCode} while starting`);
-    if (Date.now() > until) throw new Error(`server ${name} was not ready within 180 s`);
-    try {
-      if ((await fetch(`${url}/readyz`)).ok) break;
-    } catch {}
-    await sleep(200);
-  }
-  return {
-    name,
-    url,
-    pid: child.pid!,
-    inspectPort,
-    child,
-    stop: () => stop('SIGTERM'),
-    kill: () => stop('SIGKILL'),
-  };
-}
-
 /** A helper process of this package (tsx), which sends `{ ready: ... }` over IPC once it listens. */
 export async function startHelper<T>(
   script: string,
@@ -328,13 +200,9 @@ export async function startHelper<T>(
     env: { ...process.env, ...env },
     stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
   });
-  relayStderr(child);
-  children.add(child);
-  onStop(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-    await exited(child);
-    children.delete(child);
-  });
+  support.relayStderr(child);
+  support.track(child);
+  support.onStop(() => support.stopChild(child));
   const ready = await new Promise<T>((resolve, reject) => {
     const onMessage = (m: { ready?: T }) => {
       if (m.ready === undefined) return;

@@ -223,7 +223,7 @@ async function storedQuestions(
   eventId: string,
   n: number,
 ): Promise<Stored> {
-  const { questions } = await gc.questions.list({ params: { id: eventId } });
+  const { questions } = await gc.questions.list(eventId);
   const votesOf = new Int32Array(n).fill(-2);
   const askers = new Set<number>();
   let duplicates = 0;

@@ -1,6 +1,6 @@
 // bench/live: the live gateway at audience scale against a bare ws baseline, a failover, or Q&A at scale.
 //   pnpm --filter @gathercast/bench-live bench -- [--viewers 10000] [--concurrency 64]
-//        [--history on|off|compare] [--scenario audience|failover|qa] [--no-baseline] [--minutes 40]
+//        [--history on|off|compare] [--scenario audience|failover|qa|storm] [--no-baseline] [--minutes 40]
 // It starts and stops everything itself (database, servers, helpers) and exits 1 when a target is missed.
 import { type RunFigures, baselineRun, serverRun } from './audience';
 import { failover } from './failover';
@@ -15,6 +15,7 @@ import {
 } from './infra';
 import { qa } from './qa';
 import { ms, seconds } from './stats';
+import { storm } from './storm';
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -32,8 +33,8 @@ const withBaseline = !process.argv.includes('--no-baseline');
 const split = process.argv.includes('--split') || process.env.BENCH_SPLIT === '1';
 /** The whole run's budget: past it the bench stops everything and exits 1 (a starved machine cannot hang it). */
 const budgetMinutes = Number(option('minutes', '40'));
-if (!['audience', 'failover', 'qa'].includes(scenario))
-  throw new Error('--scenario must be audience, failover or qa');
+if (!['audience', 'failover', 'qa', 'storm'].includes(scenario))
+  throw new Error('--scenario must be audience, failover, qa or storm');
 if (!['on', 'off', 'compare'].includes(history)) throw new Error('--history must be on, off or compare');
 if (!(viewers > 0) || !(concurrency > 0))
   throw new Error('--viewers and --concurrency must be positive numbers');
@@ -199,6 +200,7 @@ async function main(): Promise<void> {
     );
     if (scenario === 'failover') ok = await failover(adminUrl, { viewers, concurrency, split });
     else if (scenario === 'qa') ok = await qa(adminUrl, { viewers, concurrency });
+    else if (scenario === 'storm') ok = await storm(adminUrl, { viewers, concurrency });
     else ok = await audience(adminUrl);
   } finally {
     await stopAll();

@@ -28,29 +28,25 @@ export async function setUpScene(
 ): Promise<Scene> {
   const anyone = createClient({ baseUrl });
   const account = await anyone.accounts.signup({
-    body: {
-      email: `bench-${randomBytes(4).toString('hex')}@example.test`,
-      password: `pw-${randomBytes(8).toString('hex')}`,
-      name: 'Bench Host',
-    },
+    email: `bench-${randomBytes(4).toString('hex')}@example.test`,
+    password: `pw-${randomBytes(8).toString('hex')}`,
+    name: 'Bench Host',
   });
   const owner = createClient({ baseUrl, sessionToken: account.sessionToken });
   const workspaceId = account.workspaces[0]!.id;
-  const key = await owner.apiKeys.create({ params: { id: workspaceId }, body: { name: 'bench-live' } });
+  const key = await owner.apiKeys.create(workspaceId, { name: 'bench-live' });
   const gc = createClient({ baseUrl, apiKey: key.secret });
   const event = await gc.events.create({
-    body: {
-      type: 'webinar',
-      title: 'Bench: audience at scale',
-      visibility: 'public',
-      phases: [{ modality: 'broadcast', featureSet: ['chat', 'polls', 'qa', 'reactions'] }],
-      ...eventOptions,
-    },
+    type: 'webinar',
+    title: 'Bench: audience at scale',
+    visibility: 'public',
+    phases: [{ modality: 'broadcast', featureSet: ['chat', 'polls', 'qa', 'reactions'] }],
+    ...eventOptions,
   });
-  if (webhookUrl) await gc.webhooks.create({ body: { url: webhookUrl, eventTypes: webhookTypes } });
-  await gc.events.publish({ params: { id: event.id } });
-  await gc.events.start({ params: { id: event.id } });
-  const host = await owner.gateway.token({ body: { eventId: event.id } });
+  if (webhookUrl) await gc.webhooks.create({ url: webhookUrl, eventTypes: webhookTypes });
+  await gc.events.publish(event.id);
+  await gc.events.start(event.id);
+  const host = await owner.gateway.token({ eventId: event.id });
   if (host.role !== 'host') throw new Error(`the owner's gateway token has role ${host.role}, not host`);
   return { eventId: event.id, sessionToken: account.sessionToken, hostToken: host.token, apiKey: key.secret };
 }

@@ -2,12 +2,6 @@
 import type { APIPromise, PagePromise } from '../response';
 import type { RawAnswer, RequestOptions } from '../core';
 
-/** Headers sent with one call (`extraHeaders` is the older spelling). */
-type CallHeaders = {
-  headers?: Record<string, string | undefined>;
-  extraHeaders?: Record<string, string | undefined>;
-};
-
 /** The body of one webhook event type, e.g. `WebhookEventOf<'participant.joined'>`. */
 export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
 
@@ -20,6 +14,53 @@ export type Account = {
   workspaces: { id: string; name: string; slug: string; role: 'owner' | 'admin' | 'member' }[];
   createdAt: string;
 };
+export type ApiScope =
+  | '*'
+  | 'events:read'
+  | 'events:write'
+  | 'people:read'
+  | 'people:write'
+  | 'registrations:read'
+  | 'registrations:write'
+  | 'content:read'
+  | 'content:write'
+  | 'webhooks:read'
+  | 'webhooks:write'
+  | 'live:tokens'
+  | 'workspace:read'
+  | 'workspace:write';
+export type AttendanceSummary = {
+  startedAt: string | null;
+  endedAt: string;
+  eventId: string;
+  polls: { options: { text: string; votes: number }[]; question: string; pollId: string; votes: number }[];
+  reactions: number | null;
+  questions: number;
+  generatedAt: string;
+  uniqueAttendees: number;
+  peakConcurrent: number;
+  totalMinutes: number;
+  registrants: number;
+  registrantsAttended: number;
+  showUpRate: number | null;
+  questionVotes: number;
+  pollVotes: number;
+  chatLines: number | null;
+};
+export type Attendee = {
+  email: string | null;
+  name: string | null;
+  phases: { position: number; minutes: number; phaseId: string }[];
+  participantId: string;
+  kind: 'anonymous' | 'registrant' | 'user' | 'guest';
+  registrationId: string | null;
+  userId: string | null;
+  firstJoinedAt: string;
+  lastLeftAt: string;
+  minutes: number;
+  intervals: { joinedAt: string; leftAt: string }[];
+  tables: { table: number; phaseId: string; round: number }[];
+};
 export type BroadcastLiveEvent = {
   /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
   id: string;
@@ -29,6 +70,9 @@ export type BroadcastLiveEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   broadcastId: string;
   playbackUrl: string;
 };
@@ -41,9 +85,23 @@ export type BroadcastPausedEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   /** Not promised beyond the base fields: sent when the paused broadcast is known. */
   broadcastId?: string;
 };
+export type ChatLogLine = {
+  id: string;
+  role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+  eventId: string;
+  text: string;
+  participantId: string;
+  anonymous: boolean;
+  authorName: string | null;
+  sentAt: string;
+};
+export type ChatMode = 'open' | 'audience_locked' | 'moderators_only';
 export type ClipReadyEvent = {
   /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
   id: string;
@@ -53,6 +111,9 @@ export type ClipReadyEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   assetId: string;
 };
 export type ErrorCode =
@@ -83,14 +144,15 @@ export type ErrorCode =
   | 'idp_not_configured'
   | 'service_unavailable';
 export type Event = {
-  type: string;
-  status: 'draft' | 'scheduled' | 'live' | 'ended';
   id: string;
+  status: 'draft' | 'scheduled' | 'live' | 'ended';
+  type: string;
   createdAt: string;
-  workspaceId: string;
   title: string;
+  workspaceId: string;
   scheduledAt: string | null;
   scheduledEndAt: string | null;
+  timezone: string;
   visibility: 'public' | 'unlisted' | 'private';
   allowAnonymousVoting: boolean;
   allowAnonymousQuestions: boolean;
@@ -101,6 +163,48 @@ export type Event = {
   publishedAt: string | null;
   startedAt: string | null;
   endedAt: string | null;
+  canceledAt: string | null;
+};
+export type EventAttendanceReadyEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
+  id: string;
+  type: 'event.attendance_ready';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+  uniqueAttendees: number;
+  peakConcurrent: number;
+};
+export type EventCanceledEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
+  id: string;
+  type: 'event.canceled';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+};
+export type EventDeletedEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
+  id: string;
+  type: 'event.deleted';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
 };
 export type EventEndedEvent = {
   /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
@@ -111,6 +215,9 @@ export type EventEndedEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
 };
 export type EventPublishedEvent = {
   /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
@@ -121,6 +228,9 @@ export type EventPublishedEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
 };
 export type EventRole = 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
 export type EventStartedEvent = {
@@ -132,16 +242,35 @@ export type EventStartedEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+};
+export type EventUpdatedEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
+  id: string;
+  type: 'event.updated';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+  /** The event fields the update changed, as the API names them (e.g. `scheduledAt`). */
+  changedFields: string[];
 };
 export type EventWithPhases = {
-  type: string;
-  status: 'draft' | 'scheduled' | 'live' | 'ended';
   id: string;
+  status: 'draft' | 'scheduled' | 'live' | 'ended';
+  type: string;
   createdAt: string;
-  workspaceId: string;
   title: string;
+  workspaceId: string;
   scheduledAt: string | null;
   scheduledEndAt: string | null;
+  timezone: string;
   visibility: 'public' | 'unlisted' | 'private';
   allowAnonymousVoting: boolean;
   allowAnonymousQuestions: boolean;
@@ -152,9 +281,45 @@ export type EventWithPhases = {
   publishedAt: string | null;
   startedAt: string | null;
   endedAt: string | null;
+  canceledAt: string | null;
   phases: Phase[];
 };
 export type Feature = 'qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture';
+export type FieldErrorCode =
+  | 'invalid_type'
+  | 'too_small'
+  | 'required'
+  | 'too_long'
+  | 'too_short'
+  | 'too_large'
+  | 'invalid_enum'
+  | 'invalid_format'
+  | 'invalid_value'
+  | 'unknown_field'
+  | 'invalid_text'
+  | 'too_deep';
+/** Policies an API key can pass: their routes must name a scope (a missing one fails the typecheck). */
+export type KeyAccessPolicy = 'admin' | 'member' | 'apiKey';
+export type LiveBatchedMessage =
+  | {
+      type: 'question.created';
+      question: { id: string; text: string; authorName: string | null; votes: number };
+    }
+  | { status: string; type: 'question.updated'; questionId: string; votes: number }
+  | {
+      type: 'chat.message';
+      text: string;
+      from: {
+        name: string | null;
+        role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+        participantId: string;
+        anonymous: boolean;
+      };
+      sentAt: string;
+      id?: string | undefined;
+    }
+  | { options: string[]; type: 'poll'; question: string; pollId: string; counts: number[]; closed: boolean }
+  | { type: 'reactions'; reactions: { emoji: string; count: number }[] };
 export type LiveClientMessage =
   | { type: 'ping' }
   | { type: 'question.create'; text: string }
@@ -168,7 +333,7 @@ export type LiveClientMessage =
   | { type: 'banner.show'; text: string }
   | { type: 'banner.clear' }
   | { type: 'announcement.send'; text: string }
-  | { type: 'poll.create'; options: string[]; question: string }
+  | { options: string[]; type: 'poll.create'; question: string }
   | { type: 'poll.vote'; pollId: string; option: number }
   | { type: 'poll.close'; pollId: string }
   | { type: 'lobby.admit'; participantId: string }
@@ -179,7 +344,50 @@ export type LiveClientMessage =
       requestId?: string | undefined;
       cursor?: string | undefined;
       limit?: number | undefined;
+    }
+  | { type: 'participant.remove'; participantId: string; reason?: string | undefined }
+  | {
+      type: 'participant.ban';
+      participantId: string;
+      reason?: string | undefined;
+      clientAddress?: boolean | undefined;
+    }
+  | { type: 'participant.unban'; participantId: string }
+  | { type: 'participant.mute'; participantId: string }
+  | { type: 'participant.unmute'; participantId: string }
+  | { type: 'chat.delete'; messageId: string }
+  | { type: 'question.delete'; questionId: string }
+  | {
+      type: 'room.update';
+      chatMode?: 'open' | 'audience_locked' | 'moderators_only' | null | undefined;
+      slowModeSeconds?: number | null | undefined;
     };
+export type LiveCloseName =
+  | 'removed'
+  | 'banned'
+  | 'normal'
+  | 'goingAway'
+  | 'lost'
+  | 'policyViolation'
+  | 'tooBig'
+  | 'setupFailed'
+  | 'serviceRestart'
+  | 'eventEnded'
+  | 'lobbyDenied'
+  | 'eventNotLive'
+  | 'roleChanged'
+  | 'tooManySockets';
+export type LiveErrorCode =
+  | 'bad_request'
+  | 'forbidden'
+  | 'not_found'
+  | 'invalid_state'
+  | 'rate_limited'
+  | 'feature_disabled'
+  | 'already_voted'
+  | 'resume_failed'
+  | 'too_many_connections'
+  | 'internal';
 export type LiveServerMessage = (
   | {
       type: 'welcome';
@@ -189,10 +397,10 @@ export type LiveServerMessage = (
         participantId: string;
         anonymous: boolean;
       };
-      event: { status: 'draft' | 'scheduled' | 'live' | 'ended'; id: string; title: string };
+      event: { id: string; status: 'draft' | 'scheduled' | 'live' | 'ended'; title: string };
       activePhase: {
-        status: 'ended' | 'pending' | 'active';
         id: string;
+        status: 'ended' | 'pending' | 'active';
         position: number;
         modality: 'broadcast' | 'meeting' | 'breakout' | 'rotation';
       } | null;
@@ -212,7 +420,21 @@ export type LiveServerMessage = (
       resumed: { after: number; replayed: number } | null;
     }
   | { type: 'pong' }
-  | { type: 'error'; code: string; detail: string }
+  | {
+      code:
+        | 'bad_request'
+        | 'forbidden'
+        | 'not_found'
+        | 'invalid_state'
+        | 'rate_limited'
+        | 'feature_disabled'
+        | 'already_voted'
+        | 'resume_failed'
+        | 'too_many_connections'
+        | 'internal';
+      type: 'error';
+      detail: string;
+    }
   | {
       type: 'presence.joined';
       participant: {
@@ -239,11 +461,20 @@ export type LiveServerMessage = (
       }[];
       nextCursor: string | null;
     }
+  | { type: 'chat.deleted'; messageId: string }
+  | { type: 'question.deleted'; questionId: string }
+  | {
+      type: 'room.settings';
+      chatMode: 'open' | 'audience_locked' | 'moderators_only';
+      slowModeSeconds: number;
+    }
+  | { type: 'participant.muted'; participantId: string; muted: boolean }
+  | { type: 'removed'; reason: string | null; banned: boolean }
   | {
       type: 'question.created';
       question: { id: string; text: string; authorName: string | null; votes: number };
     }
-  | { type: 'question.updated'; status: string; questionId: string; votes: number }
+  | { status: string; type: 'question.updated'; questionId: string; votes: number }
   | {
       type: 'chat.message';
       text: string;
@@ -254,13 +485,18 @@ export type LiveServerMessage = (
         anonymous: boolean;
       };
       sentAt: string;
+      id?: string | undefined;
     }
   | { type: 'reaction'; emoji: string; participantId: string }
   | { type: 'hand.raised'; participantId: string }
   | { type: 'hand.lowered'; participantId: string }
   | { type: 'banner'; text: string | null }
   | { type: 'announcement'; text: string }
-  | { type: 'poll'; options: string[]; question: string; pollId: string; counts: number[]; closed: boolean }
+  | { options: string[]; type: 'poll'; question: string; pollId: string; counts: number[]; closed: boolean }
+  | { type: 'reactions'; reactions: { emoji: string; count: number }[] }
+  | { type: 'batch'; messages: LiveBatchedMessage[]; chatSkipped: number }
+  | { type: 'poll.voted'; pollId: string; option: number }
+  | { type: 'question.voted'; questionId: string }
   | {
       type: 'lobby.waiting';
       participant: {
@@ -281,6 +517,7 @@ export type LiveServerMessage = (
         roomAdmin: boolean;
         playbackUrl: string | null;
       };
+      resume: { secret: string; windowMs: number };
     }
   | { type: 'lobby.denied' }
   | {
@@ -314,6 +551,27 @@ export type LiveServerMessage = (
   | { type: 'event.ended' }
 ) & { seq?: number | undefined };
 export type Modality = 'broadcast' | 'meeting' | 'breakout' | 'rotation';
+export type ParticipantBannedEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
+  id: string;
+  type: 'participant.banned';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+  participantId: string;
+  /** Set when the participant is a workspace user. */
+  userId?: string;
+  reason: string | null;
+  /** Who acted: `api` (an API key or a member over REST) or the host's participantId on the live gateway. */
+  by: string;
+  /** Whether the ban also covers the client address the participant was connected from. */
+  clientAddress: boolean;
+};
 export type ParticipantJoinedEvent = {
   /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
   id: string;
@@ -323,6 +581,9 @@ export type ParticipantJoinedEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   participantId: string;
   /** Set for signed-in participants only. */
   userId?: string;
@@ -338,15 +599,37 @@ export type ParticipantLeftEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   participantId: string;
   /** Set for signed-in participants only. */
   userId?: string;
   anonymous: boolean;
   role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
 };
-export type Phase = {
-  status: 'ended' | 'pending' | 'active';
+export type ParticipantRemovedEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
   id: string;
+  type: 'participant.removed';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+  participantId: string;
+  /** Set when the participant is a workspace user. */
+  userId?: string;
+  reason: string | null;
+  /** Who acted: `api` (an API key or a member over REST) or the host's participantId on the live gateway. */
+  by: string;
+};
+export type Phase = {
+  id: string;
+  status: 'ended' | 'pending' | 'active';
   startedAt: string | null;
   endedAt: string | null;
   eventId: string;
@@ -360,30 +643,95 @@ export type PhaseInput =
   | {
       modality: 'broadcast';
       featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
-      config?: Record<string, unknown> | undefined;
+      config?:
+        | {
+            chat?:
+              | {
+                  slowModeSeconds?: number | undefined;
+                  mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                }
+              | undefined;
+          }
+        | undefined;
     }
   | {
       modality: 'meeting';
       featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
-      config?: Record<string, unknown> | undefined;
+      config?:
+        | {
+            chat?:
+              | {
+                  slowModeSeconds?: number | undefined;
+                  mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                }
+              | undefined;
+          }
+        | undefined;
     }
   | {
       modality: 'breakout';
       featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
       config?:
-        | { roomSize: number; extendable: boolean; durationSeconds?: number | null | undefined }
+        | {
+            roomSize: number;
+            extendable: boolean;
+            chat?:
+              | {
+                  slowModeSeconds?: number | undefined;
+                  mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                }
+              | undefined;
+            durationSeconds?: number | null | undefined;
+          }
         | undefined;
     }
   | {
       modality: 'rotation';
-      config: { rounds: number; roundSeconds: number };
+      config: {
+        rounds: number;
+        roundSeconds: number;
+        chat?:
+          | {
+              slowModeSeconds?: number | undefined;
+              mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+            }
+          | undefined;
+      };
       featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
     };
+export type PollResult = {
+  id: string;
+  options: string[];
+  createdAt: string;
+  eventId: string;
+  question: string;
+  votes: number;
+  counts: number[];
+  closed: boolean;
+};
 export type Problem = {
-  type: string;
+  status: number;
   code: string;
+  type: string;
+  title: string;
   detail: string;
-  errors?: { path: string; message: string }[];
+  errors?: {
+    code:
+      | 'invalid_type'
+      | 'too_small'
+      | 'required'
+      | 'too_long'
+      | 'too_short'
+      | 'too_large'
+      | 'invalid_enum'
+      | 'invalid_format'
+      | 'invalid_value'
+      | 'unknown_field'
+      | 'invalid_text'
+      | 'too_deep';
+    path: string;
+    message: string;
+  }[];
   requestId?: string;
 };
 export type QuestionCreatedEvent = {
@@ -395,6 +743,9 @@ export type QuestionCreatedEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   questionId: string;
   text: string;
 };
@@ -407,7 +758,97 @@ export type RecordingReadyEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   assetId: string;
+};
+export type Registration = {
+  id: string;
+  email: string;
+  name: string;
+  status: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+  createdAt: string;
+  updatedAt: string;
+  canceledAt: string | null;
+  eventId: string;
+  answers: Record<string, string | string[]>;
+  waitlistPosition: number | null;
+  approvedAt: string | null;
+  attendedAt: string | null;
+};
+export type RegistrationAnswers = { [x: string]: string | string[] };
+export type RegistrationCreatedEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
+  id: string;
+  type: 'registration.created';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+  registrationId: string;
+  status: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+};
+export type RegistrationQuestion = {
+  id: string;
+  type: 'text' | 'single_choice' | 'multiple_choice';
+  required: boolean;
+  label: string;
+  options?: string[] | undefined;
+};
+export type RegistrationSettings = {
+  updatedAt: string | null;
+  eventId: string;
+  questions: RegistrationQuestion[];
+  requiresApproval: boolean;
+  waitlist: boolean;
+  reminderMinutesBefore: number[];
+};
+export type RegistrationStatus = 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+export type RegistrationUpdatedEvent = {
+  /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
+  id: string;
+  type: 'registration.updated';
+  workspaceId: string;
+  /** The live event the notification is about. */
+  eventId: string;
+  /** ISO 8601 timestamp. */
+  occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
+  registrationId: string;
+  status: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+  /** What happened: approved, waitlisted (approved at capacity), promoted (from the waiting list), canceled. */
+  change: 'waitlisted' | 'canceled' | 'approved' | 'promoted';
+};
+export type SdkRoute = {
+  /** The contract group, and the SDK resource (`events`). */
+  group: string;
+  /** The contract's route name (`get`). */
+  name: string;
+  /** The SDK method (`retrieve`). */
+  sdkName: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  /** The path's parameter names, in path order (`['id', 'membershipId']`). */
+  pathParams: string[];
+  /** What the SDK calls each of them (`['eventId', 'membershipId']`). */
+  labels: string[];
+  /** What the `params` argument is. */
+  input: 'body' | 'query' | undefined;
+  /** A route with a body and a query: the query goes in options.query. */
+  extraQuery: boolean;
+  /** The top-level fields of the params object, when it is an object. */
+  inputKeys: string[];
+  /** For a cursor list: the key of the page's items. */
+  items: string | undefined;
+  /** Why the route is not an SDK method. */
+  excluded: string | undefined;
 };
 export type TranscriptReadyEvent = {
   /** UUID of the event notification; equals the `x-gc-event-id` header. Retries reuse it. */
@@ -418,6 +859,9 @@ export type TranscriptReadyEvent = {
   eventId: string;
   /** ISO 8601 timestamp. */
   occurredAt: string;
+  /** Its number in the workspace's sequence: 1, 2, 3, … in commit order with no gaps, so a receiver
+that sees a jump knows it missed one (and reads it from `GET /v1/event-log`). 0 for test sends. */
+  sequence: number;
   assetId: string;
 };
 export type User = {
@@ -442,11 +886,20 @@ export type WebhookEvent =
   | RecordingReadyEvent
   | TranscriptReadyEvent
   | ClipReadyEvent
-  | QuestionCreatedEvent;
+  | QuestionCreatedEvent
+  | EventUpdatedEvent
+  | EventCanceledEvent
+  | EventDeletedEvent
+  | EventAttendanceReadyEvent
+  | RegistrationCreatedEvent
+  | RegistrationUpdatedEvent
+  | ParticipantRemovedEvent
+  | ParticipantBannedEvent;
 export type WebhookEventType =
+  | 'question.created'
+  | 'event.ended'
   | 'event.published'
   | 'event.started'
-  | 'event.ended'
   | 'participant.joined'
   | 'participant.left'
   | 'broadcast.live'
@@ -454,19 +907,33 @@ export type WebhookEventType =
   | 'recording.ready'
   | 'transcript.ready'
   | 'clip.ready'
-  | 'question.created';
+  | 'event.updated'
+  | 'event.canceled'
+  | 'event.deleted'
+  | 'event.attendance_ready'
+  | 'registration.created'
+  | 'registration.updated'
+  | 'participant.removed'
+  | 'participant.banned';
 export type WebhookParticipantRole = 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+/** Registration statuses, as in the API. */
+export type WebhookRegistrationStatus =
+  | 'registered'
+  | 'pending_approval'
+  | 'waitlisted'
+  | 'canceled'
+  | 'attended';
 export type Workspace = { id: string; name: string; slug: string; createdAt: string };
 export type WorkspaceRole = 'owner' | 'admin' | 'member';
 
 export interface AccountsResource {
   /** Create an account, its first workspace and a session
    *
-   * Creates an account with a password, its first workspace (the account owns it) and a signed-in session: the `gc_session` cookie is set and the same token is returned as `sessionToken` for Bearer use. A verification email is sent (in email dev mode its link is returned as `verifyUrl`). Create an API key for server-side calls next (`POST /v1/workspaces/{id}/api-keys`).
+   * Creates an account with a password, its first workspace (the account owns it) and a signed-in session: the `gc_session` cookie is set and the same token is returned as `sessionToken` for Bearer use. A verification email is sent (in email dev mode its link is returned as `verifyUrl`). Create an API key for server-side calls next (`POST /v1/workspaces/{id}/api-keys`). Limited per client address and per email address (docs/limits.md); the `RateLimit-*` headers tell how many are left, and past a limit the call answers 429 `rate_limited` with `Retry-After`.
    *
    * `POST /v1/accounts/signup` */
   signup(
-    args: { body: { email: string; name: string; password: string } } & CallHeaders,
+    params: { email: string; name: string; password: string },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -485,7 +952,7 @@ export interface AccountsResource {
    *
    * `POST /v1/accounts/login` */
   login(
-    args: { body: { email: string; password: string } } & CallHeaders,
+    params: { email: string; password: string },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -503,29 +970,26 @@ export interface AccountsResource {
    * Ends the session that made the call (cookie or Bearer) and clears the cookie. Without a session it only clears the cookie, so it always succeeds.
    *
    * `POST /v1/accounts/logout` */
-  logout(args?: CallHeaders, options?: RequestOptions): APIPromise<void>;
+  logout(options?: RequestOptions): APIPromise<void>;
   /** The signed-in account, its emails and workspaces
    *
    * The signed-in account: primary email and verification state, every email, and the workspaces it belongs to with its role in each.
    *
    * `GET /v1/accounts/me` */
-  me(args?: CallHeaders, options?: RequestOptions): APIPromise<Account>;
+  retrieve(options?: RequestOptions): APIPromise<Account>;
   /** Mark an email verified with the token from the verification email
    *
    * Marks the email from the verification link as verified. The token is single-use and expires.
    *
    * `POST /v1/accounts/verify` */
-  verify(
-    args: { body: { token: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<{ email: string; verified: true }>;
+  verify(params: { token: string }, options?: RequestOptions): APIPromise<{ email: string; verified: true }>;
   /** Email a password-reset link (same answer whatever the address)
    *
-   * Emails a single-use password-reset link when the address belongs to an account. The answer is the same whether or not it does, so the call cannot be used to discover accounts.
+   * Emails a single-use password-reset link when the address belongs to an account. The answer is the same whether or not it does, so the call cannot be used to discover accounts. Limited per client address and per email address (docs/limits.md); the `RateLimit-*` headers tell how many are left, and past a limit the call answers 429 `rate_limited` with `Retry-After`.
    *
    * `POST /v1/accounts/request-password-reset` */
   requestPasswordReset(
-    args: { body: { email: string } } & CallHeaders,
+    params: { email: string },
     options?: RequestOptions,
   ): APIPromise<{ requested: true; resetUrl?: string | undefined }>;
   /** Set a new password; ends every other session of the account
@@ -534,38 +998,9 @@ export interface AccountsResource {
    *
    * `POST /v1/accounts/reset-password` */
   resetPassword(
-    args: { body: { token: string; password: string } } & CallHeaders,
+    params: { token: string; password: string },
     options?: RequestOptions,
   ): APIPromise<{ reset: true }>;
-}
-
-export interface IdpResource {
-  /** Redirect to the identity provider (state + PKCE)
-   *
-   * Starts identity-provider sign-in (OpenID Connect, authorization code with PKCE): redirects the browser to the provider. `returnTo` (a path on this site) is where the browser lands afterwards. Answers 503 `idp_not_configured` when no provider is configured.
-   *
-   * `GET /v1/auth/idp/start` */
-  start(
-    args?: { query?: { returnTo?: string | undefined } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
-  /** Exchange the code, find or create the account, set the session cookie, redirect
-   *
-   * Where the identity provider sends the browser back: checks state and PKCE, exchanges the code, finds or creates the account by its verified email, sets the session cookie and redirects to `returnTo`.
-   *
-   * `GET /v1/auth/idp/callback` */
-  callback(
-    args?: {
-      query?: {
-        code?: string | undefined;
-        error?: string | undefined;
-        state?: string | undefined;
-        error_description?: string | undefined;
-        iss?: string | undefined;
-      };
-    } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
 }
 
 export interface PublicResource {
@@ -574,22 +1009,24 @@ export interface PublicResource {
    * The public view of a published event: agenda, who is on stage, and the active broadcast. Drafts are never shown; private events only to a workspace session of their workspace.
    *
    * `GET /v1/public/events/:id` */
-  getEvent(
-    args: { params: { id: string } } & CallHeaders,
+  retrieveEvent(
+    eventId: string,
     options?: RequestOptions,
   ): APIPromise<{
-    type: string;
-    status: 'draft' | 'scheduled' | 'live' | 'ended';
     id: string;
+    status: 'draft' | 'scheduled' | 'live' | 'ended';
+    type: string;
     title: string;
     scheduledAt: string | null;
     scheduledEndAt: string | null;
+    timezone: string;
     visibility: 'public' | 'unlisted' | 'private';
     allowAnonymousVoting: boolean;
     allowAnonymousQuestions: boolean;
+    canceledAt: string | null;
     phases: {
-      status: 'ended' | 'pending' | 'active';
       id: string;
+      status: 'ended' | 'pending' | 'active';
       startedAt: string | null;
       position: number;
       modality: 'broadcast' | 'meeting' | 'breakout' | 'rotation';
@@ -598,6 +1035,7 @@ export interface PublicResource {
     }[];
     cast: { name: string; role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin' }[];
     description: string | null;
+    registrationForm: { questions: RegistrationQuestion[]; requiresApproval: boolean; waitlist: boolean };
     activeBroadcast: { status: 'live' | 'paused'; playbackUrl: string; broadcastId: string } | null;
   }>;
   /** One table’s notes, with the token from the table-notes email
@@ -605,18 +1043,20 @@ export interface PublicResource {
    * The notes of one breakout table, read with the token `t` from the table-notes email. A wrong token answers 404, like an unknown event.
    *
    * `GET /v1/public/events/:id/table-summary` */
-  tableSummary(
-    args: { params: { id: string }; query: { t: string } } & CallHeaders,
+  retrieveTableSummary(
+    eventId: string,
+    params: { t: string },
     options?: RequestOptions,
   ): APIPromise<
     {
-      table: { number: number; roomId: string; label: string } & { [k: string]: unknown };
+      table: { number: number; label: string; roomId: string } & { [k: string]: unknown };
       event: { id: string; title: string; scheduledAt: string | null } & { [k: string]: unknown };
+      generatedAt: string;
       summary: {
+        questions: string[];
         tldr: string;
         themes: ({ title: string; summary: string } & { [k: string]: unknown })[];
         ideas: string[];
-        questions: string[];
         perQuestion: ({ question: string; summary: string; ordinal: number; discussed: boolean } & {
           [k: string]: unknown;
         })[];
@@ -646,7 +1086,6 @@ export interface PublicResource {
           glyph?: string | undefined;
         } & { [k: string]: unknown })[];
       } & { [k: string]: unknown })[];
-      generatedAt: string;
     } & { [k: string]: unknown }
   >;
   /** Latest recording, clips and AI summary
@@ -654,8 +1093,8 @@ export interface PublicResource {
    * After an event: its latest recording, its clips and the AI summary (null until a transcript produced one).
    *
    * `GET /v1/public/events/:id/recap` */
-  recap(
-    args: { params: { id: string } } & CallHeaders,
+  retrieveRecap(
+    eventId: string,
     options?: RequestOptions,
   ): APIPromise<{
     event: { id: string; title: string; scheduledAt: string | null };
@@ -674,12 +1113,12 @@ export interface PublicResource {
       id: string;
       createdAt: string;
       eventId: string;
-      durationSeconds: number | null;
       url: string;
+      durationSeconds: number | null;
     } | null;
     clips: {
-      status: 'pending' | 'ready';
       id: string;
+      status: 'pending' | 'ready';
       createdAt: string;
       title: string | null;
       eventId: string;
@@ -693,8 +1132,8 @@ export interface PublicResource {
    * Everything produced for a published event: recordings, transcripts and what was derived from them, generated media, and the cast.
    *
    * `GET /v1/public/events/:id/content` */
-  content(
-    args: { params: { id: string } } & CallHeaders,
+  retrieveContent(
+    eventId: string,
     options?: RequestOptions,
   ): APIPromise<{
     event: { id: string; title: string; scheduledAt: string | null };
@@ -711,8 +1150,8 @@ export interface PublicResource {
       }[];
     } | null;
     clips: {
-      status: 'pending' | 'ready';
       id: string;
+      status: 'pending' | 'ready';
       createdAt: string;
       title: string | null;
       eventId: string;
@@ -724,8 +1163,8 @@ export interface PublicResource {
       id: string;
       createdAt: string;
       eventId: string;
-      durationSeconds: number | null;
       url: string;
+      durationSeconds: number | null;
     }[];
     transcripts: { id: string; createdAt: string }[];
   }>;
@@ -734,22 +1173,22 @@ export interface PublicResource {
    * One clip or recording, with the event it belongs to, for sharing pages.
    *
    * `GET /v1/public/assets/:id` */
-  asset(
-    args: { params: { id: string } } & CallHeaders,
+  retrieveAsset(
+    assetId: string,
     options?: RequestOptions,
   ): APIPromise<{
     event: { id: string; title: string; scheduledAt: string | null };
+    kind: 'recording' | 'clip';
     recording: {
       id: string;
       createdAt: string;
       eventId: string;
-      durationSeconds: number | null;
       url: string;
+      durationSeconds: number | null;
     } | null;
-    kind: 'recording' | 'clip';
     clip: {
-      status: 'pending' | 'ready';
       id: string;
+      status: 'pending' | 'ready';
       createdAt: string;
       title: string | null;
       eventId: string;
@@ -758,22 +1197,31 @@ export interface PublicResource {
       endSeconds: number;
     } | null;
   }>;
-  /** Register for an event; the confirmation email carries the entry link
+  /** Register for an event; answers the registration id and personal join link
    *
-   * Registers a person for a published event; the confirmation email carries a single-use entry link. Registering again with the same email answers `alreadyRegistered: true`. An event at capacity answers 409 `event_full`; an ended one 409 `invalid_state`; private events cannot be self-registered for (403).
+   * Registers a person for a published event, with answers to its registration questions (checked: 400 `bad_request` names each wrong answer). The answer carries the registration id, its status (`registered`, `pending_approval` when a member approves registrations, `waitlisted` when the event is full and keeps a waiting list), the personal single-use join link and the calendar file; the confirmation email carries the link and an .ics invite too. Registering again with the same email answers `alreadyRegistered: true` and emails a fresh link (the answer then carries none: whoever knows an email must not get its owner’s link). A full event without a waiting list answers 409 `event_full`; an ended one 409 `invalid_state`; private events cannot be self-registered for (403). Limited per client address and per email address (docs/limits.md); the `RateLimit-*` headers tell how many are left, and past a limit the call answers 429 `rate_limited` with `Retry-After`.
    *
    * `POST /v1/public/events/:id/register` */
   register(
-    args: { params: { id: string }; body: { email: string; name: string } } & CallHeaders,
+    eventId: string,
+    params: { email: string; name: string; answers?: Record<string, string | string[]> | undefined },
     options?: RequestOptions,
-  ): APIPromise<{ registered: boolean; alreadyRegistered: boolean }>;
+  ): APIPromise<{
+    status: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+    registered: boolean;
+    registrationId: string;
+    alreadyRegistered: boolean;
+    joinUrl: string | null;
+    calendarUrl: string;
+  }>;
   /** Exchange a registration-entry token for an entry session
    *
-   * Exchanges the single-use token from a registration email for an entry session (`gce_`), which joins the event’s live gateway as the registered person.
+   * Exchanges the single-use token from a registration email for an entry session (`gce_`), which joins the event’s live gateway as the registered person. A registration without a seat (pending approval, waitlisted, canceled) answers 409 `invalid_state` and keeps the token.
    *
    * `POST /v1/public/events/:id/enter` */
   enter(
-    args: { params: { id: string }; body: { token: string } } & CallHeaders,
+    eventId: string,
+    params: { token: string },
     options?: RequestOptions,
   ): APIPromise<{ name: string | null; eventId: string; sessionToken: string }>;
   /** Answer the latest user turn from the product FAQ (rate-limited)
@@ -782,15 +1230,13 @@ export interface PublicResource {
    *
    * `POST /v1/help/chat` */
   helpChat(
-    args: {
-      body: {
-        messages: ({ role: 'user'; text: string } | { role: 'model'; text: string })[];
-        audience?: 'host' | 'viewer' | undefined;
-        surface?: 'room' | 'dashboard' | undefined;
-        eventType?: string | undefined;
-        stage?: 'live' | 'ended' | 'prelive' | 'open' | undefined;
-      };
-    } & CallHeaders,
+    params: {
+      messages: ({ role: 'user'; text: string } | { role: 'model'; text: string })[];
+      audience?: 'host' | 'viewer' | undefined;
+      surface?: 'room' | 'dashboard' | undefined;
+      eventType?: string | undefined;
+      stage?: 'live' | 'ended' | 'open' | 'prelive' | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<{ reply: string }>;
 }
@@ -798,11 +1244,11 @@ export interface PublicResource {
 export interface GatewayResource {
   /** A short-lived live-gateway token (Bearer session optional)
    *
-   * Mints a live-gateway token for one event, valid 5 minutes: open `GET /v1/live?token=…` with it (the answer’s `url`). With a Bearer session the token carries the caller’s event role; without one the caller joins anonymously as a viewer, which only broadcasts allow (calls answer 401 `sign_in_required`). Ended events and events without phases answer 409 `invalid_state`.
+   * Mints a live-gateway token for one event, valid 5 minutes: open `GET /v1/live?token=…` with it (the answer’s `url`). With a Bearer session the token carries the caller’s event role; without one the caller joins anonymously as a viewer, which only broadcasts allow (calls answer 401 `sign_in_required`). Ended events and events without phases answer 409 `invalid_state`. An API key alone is refused (403 `forbidden`): a backend mints tokens for its users with `POST /v1/events/{id}/live-tokens`.
    *
    * `POST /v1/auth/gateway-token` */
   token(
-    args: { body: { eventId: string } } & CallHeaders,
+    params: { eventId: string },
     options?: RequestOptions,
   ): APIPromise<{
     role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
@@ -817,13 +1263,14 @@ export interface GatewayResource {
    *
    * `POST /v1/events/:id/guest-session` */
   guestSession(
-    args: { params: { id: string }; body: { token: string } } & CallHeaders,
+    eventId: string,
+    params: { token: string },
     options?: RequestOptions,
   ): APIPromise<{
     eventId: string;
+    guest: { email: string | null; name: string | null; sub: string };
     sessionToken: string;
     expiresAt: string;
-    guest: { email: string | null; name: string | null; sub: string };
   }>;
 }
 
@@ -834,10 +1281,8 @@ export interface GuestIntegrationsResource {
    *
    * `POST /v1/workspaces/:id/guest-integrations` */
   create(
-    args: {
-      params: { id: string };
-      body: { issuer: string; jwksUrl?: string | undefined; publicKeyPem?: string | undefined };
-    } & CallHeaders,
+    workspaceId: string,
+    params: { issuer: string; jwksUrl?: string | undefined; publicKeyPem?: string | undefined },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -849,13 +1294,15 @@ export interface GuestIntegrationsResource {
   }>;
   /** List active guest integrations
    *
-   * The workspace’s active guest integrations (revoked ones are left out).
+   * The workspace’s active guest integrations (revoked ones are left out), oldest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/workspaces/:id/guest-integrations` */
   list(
-    args: { params: { id: string } } & CallHeaders,
+    workspaceId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     integrations: {
       id: string;
       createdAt: string;
@@ -870,10 +1317,7 @@ export interface GuestIntegrationsResource {
    * Revokes a guest integration: its JWTs are refused from now on. Guest sessions already issued run out on their own.
    *
    * `DELETE /v1/workspaces/:id/guest-integrations/:integrationId` */
-  delete(
-    args: { params: { id: string; integrationId: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
+  delete(workspaceId: string, integrationId: string, options?: RequestOptions): APIPromise<void>;
 }
 
 export interface WorkspacesResource {
@@ -883,7 +1327,7 @@ export interface WorkspacesResource {
    *
    * `POST /v1/workspaces` */
   create(
-    args: { body: { name: string; slug?: string | undefined } } & CallHeaders,
+    params: { name: string; slug?: string | undefined },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -891,32 +1335,50 @@ export interface WorkspacesResource {
     slug: string;
     createdAt: string;
     apiKey: {
-      status: 'active' | 'revoked';
       id: string;
       name: string | null;
+      status: 'active' | 'revoked';
       createdAt: string;
       workspaceId: string;
+      eventId: string | null;
       secret: string;
+      scopes: (
+        | '*'
+        | 'events:read'
+        | 'events:write'
+        | 'people:read'
+        | 'people:write'
+        | 'registrations:read'
+        | 'registrations:write'
+        | 'content:read'
+        | 'content:write'
+        | 'webhooks:read'
+        | 'webhooks:write'
+        | 'live:tokens'
+        | 'workspace:read'
+        | 'workspace:write'
+      )[];
       lastUsedAt: string | null;
       revokedAt: string | null;
     };
   }>;
   /** The caller’s workspaces, or every workspace with a valid x-platform-key
    *
-   * The workspaces the signed-in account belongs to. With a valid `x-platform-key`, every workspace.
+   * The workspaces the signed-in account belongs to (with a valid `x-platform-key`, every workspace), oldest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/workspaces` */
-  list(args?: CallHeaders, options?: RequestOptions): APIPromise<{ workspaces: Workspace[] }>;
+  list(
+    params?: { cursor?: string | undefined; limit?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{ workspaces: Workspace[]; nextCursor: string | null }>;
   /** Rename a workspace or change its slug
    *
    * Renames the workspace or changes its slug (409 `slug_taken` when another workspace has it).
    *
    * `PATCH /v1/workspaces/:id` */
   update(
-    args: {
-      params: { id: string };
-      body: { name?: string | undefined; slug?: string | undefined };
-    } & CallHeaders,
+    id: string,
+    params?: { name?: string | undefined; slug?: string | undefined },
     options?: RequestOptions,
   ): APIPromise<Workspace>;
   /** Bridge an account session into a workspace session token and participant identity
@@ -925,7 +1387,7 @@ export interface WorkspacesResource {
    *
    * `POST /v1/workspaces/:id/session` */
   createSession(
-    args: { params: { id: string } } & CallHeaders,
+    id: string,
     options?: RequestOptions,
   ): APIPromise<{
     participant: { id: string; email: string | null; name: string; workspaceId: string; accountId: string };
@@ -937,20 +1399,22 @@ export interface WorkspacesResource {
 export interface MembersResource {
   /** List members with their role and primary email
    *
-   * The workspace’s members with their role and primary email.
+   * The workspace’s members with their role and primary email, oldest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/workspaces/:id/members` */
   list(
-    args: { params: { id: string } } & CallHeaders,
+    workspaceId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     members: {
       id: string;
       email: string;
       name: string;
       role: 'owner' | 'admin' | 'member';
-      accountId: string;
       joinedAt: string;
+      accountId: string;
     }[];
   }>;
   /** Leave the workspace (blocked for its only owner)
@@ -958,50 +1422,68 @@ export interface MembersResource {
    * The caller leaves the workspace. The only owner cannot leave (409 `conflict`); another owner must exist first.
    *
    * `DELETE /v1/workspaces/:id/members/me` */
-  leave(args: { params: { id: string } } & CallHeaders, options?: RequestOptions): APIPromise<void>;
+  leave(workspaceId: string, options?: RequestOptions): APIPromise<void>;
   /** Change a member’s role (owners are untouchable)
    *
    * Changes a member’s role between `member` and `admin`. Owners cannot be changed through this call (403).
    *
    * `PATCH /v1/workspaces/:id/members/:memberId` */
   update(
-    args: { params: { id: string; memberId: string }; body: { role: 'admin' | 'member' } } & CallHeaders,
+    workspaceId: string,
+    memberId: string,
+    params: { role: 'admin' | 'member' },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
     email: string;
     name: string;
     role: 'owner' | 'admin' | 'member';
-    accountId: string;
     joinedAt: string;
+    accountId: string;
   }>;
   /** Remove a member (owners cannot be removed)
    *
    * Removes a member from the workspace; their sessions lose access at once. Owners cannot be removed (403).
    *
    * `DELETE /v1/workspaces/:id/members/:memberId` */
-  remove(
-    args: { params: { id: string; memberId: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
+  delete(workspaceId: string, memberId: string, options?: RequestOptions): APIPromise<void>;
 }
 
 export interface ApiKeysResource {
   /** List API keys with revocation state (never secrets)
    *
-   * The workspace’s API keys with their state (`active`, `revoked`) and last use. Secrets are never returned after creation.
+   * The workspace’s API keys with their state (`active`, `revoked`) and last use, newest first. Secrets are never returned after creation. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/workspaces/:id/api-keys` */
   list(
-    args: { params: { id: string } } & CallHeaders,
+    workspaceId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     apiKeys: {
-      status: 'active' | 'revoked';
       id: string;
       name: string | null;
+      status: 'active' | 'revoked';
       createdAt: string;
       workspaceId: string;
+      eventId: string | null;
+      scopes: (
+        | '*'
+        | 'events:read'
+        | 'events:write'
+        | 'people:read'
+        | 'people:write'
+        | 'registrations:read'
+        | 'registrations:write'
+        | 'content:read'
+        | 'content:write'
+        | 'webhooks:read'
+        | 'webhooks:write'
+        | 'live:tokens'
+        | 'workspace:read'
+        | 'workspace:write'
+      )[];
       lastUsedAt: string | null;
       revokedAt: string | null;
     }[];
@@ -1012,15 +1494,54 @@ export interface ApiKeysResource {
    *
    * `POST /v1/workspaces/:id/api-keys` */
   create(
-    args: { params: { id: string }; body: { name?: string | undefined } } & CallHeaders,
+    workspaceId: string,
+    params?: {
+      name?: string | undefined;
+      eventId?: string | undefined;
+      scopes?:
+        | (
+            | '*'
+            | 'events:read'
+            | 'events:write'
+            | 'people:read'
+            | 'people:write'
+            | 'registrations:read'
+            | 'registrations:write'
+            | 'content:read'
+            | 'content:write'
+            | 'webhooks:read'
+            | 'webhooks:write'
+            | 'live:tokens'
+            | 'workspace:read'
+            | 'workspace:write'
+          )[]
+        | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<{
-    status: 'active' | 'revoked';
     id: string;
     name: string | null;
+    status: 'active' | 'revoked';
     createdAt: string;
     workspaceId: string;
+    eventId: string | null;
     secret: string;
+    scopes: (
+      | '*'
+      | 'events:read'
+      | 'events:write'
+      | 'people:read'
+      | 'people:write'
+      | 'registrations:read'
+      | 'registrations:write'
+      | 'content:read'
+      | 'content:write'
+      | 'webhooks:read'
+      | 'webhooks:write'
+      | 'live:tokens'
+      | 'workspace:read'
+      | 'workspace:write'
+    )[];
     lastUsedAt: string | null;
     revokedAt: string | null;
   }>;
@@ -1029,25 +1550,60 @@ export interface ApiKeysResource {
    * The first call revokes the key (calls with it answer 401 from then on, on every server process); a second call deletes the revoked key from the list.
    *
    * `DELETE /v1/workspaces/:id/api-keys/:keyId` */
-  delete(
-    args: { params: { id: string; keyId: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
+  delete(workspaceId: string, keyId: string, options?: RequestOptions): APIPromise<void>;
   /** Create a new key for the calling key’s workspace
    *
    * Creates a new API key in the calling key’s workspace, for rotating keys without a person signing in. The secret is shown once.
    *
    * `POST /v1/api-keys` */
   createWithKey(
-    args?: { body?: { name?: string | undefined } } & CallHeaders,
+    params?: {
+      name?: string | undefined;
+      eventId?: string | undefined;
+      scopes?:
+        | (
+            | '*'
+            | 'events:read'
+            | 'events:write'
+            | 'people:read'
+            | 'people:write'
+            | 'registrations:read'
+            | 'registrations:write'
+            | 'content:read'
+            | 'content:write'
+            | 'webhooks:read'
+            | 'webhooks:write'
+            | 'live:tokens'
+            | 'workspace:read'
+            | 'workspace:write'
+          )[]
+        | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<{
-    status: 'active' | 'revoked';
     id: string;
     name: string | null;
+    status: 'active' | 'revoked';
     createdAt: string;
     workspaceId: string;
+    eventId: string | null;
     secret: string;
+    scopes: (
+      | '*'
+      | 'events:read'
+      | 'events:write'
+      | 'people:read'
+      | 'people:write'
+      | 'registrations:read'
+      | 'registrations:write'
+      | 'content:read'
+      | 'content:write'
+      | 'webhooks:read'
+      | 'webhooks:write'
+      | 'live:tokens'
+      | 'workspace:read'
+      | 'workspace:write'
+    )[];
     lastUsedAt: string | null;
     revokedAt: string | null;
   }>;
@@ -1056,24 +1612,22 @@ export interface ApiKeysResource {
 export interface InvitesResource {
   /** Invite someone to the workspace or to an event
    *
-   * Invites someone to the workspace (role `member` or `admin`) or to an event (an event role the event has a place for, else 400 `role_not_on_event`). With an email the invite is sent to it; without one the answer carries the link (`url`), shown once.
+   * Invites someone to the workspace (role `member` or `admin`) or to an event (an event role the event has a place for, else 400 `role_not_on_event`). With an email the invite is sent to it; without one the answer carries the link (`url`), shown once. Email invites are limited per client address and per invited address (docs/limits.md): 429 `rate_limited` with `Retry-After` past a limit.
    *
    * `POST /v1/workspaces/:id/invites` */
   create(
-    args: {
-      params: { id: string };
-      body: {
-        kind: 'event' | 'workspace';
-        email?: string | undefined;
-        role?: string | undefined;
-        eventId?: string | undefined;
-      };
-    } & CallHeaders,
+    workspaceId: string,
+    params: {
+      kind: 'event' | 'workspace';
+      email?: string | undefined;
+      role?: string | undefined;
+      eventId?: string | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<{
-    status: 'pending' | 'revoked' | 'accepted' | 'expired';
     id: string;
     email: string | null;
+    status: 'pending' | 'revoked' | 'accepted' | 'expired';
     role: string;
     createdAt: string;
     workspaceId: string;
@@ -1085,17 +1639,19 @@ export interface InvitesResource {
   }>;
   /** List the workspace’s invites
    *
-   * The workspace’s invites with their state (`pending`, `accepted`, `revoked`, `expired`).
+   * The workspace’s invites with their state (`pending`, `accepted`, `revoked`, `expired`), newest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/workspaces/:id/invites` */
   list(
-    args: { params: { id: string } } & CallHeaders,
+    workspaceId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     invites: {
-      status: 'pending' | 'revoked' | 'accepted' | 'expired';
       id: string;
       email: string | null;
+      status: 'pending' | 'revoked' | 'accepted' | 'expired';
       role: string;
       createdAt: string;
       workspaceId: string;
@@ -1110,21 +1666,18 @@ export interface InvitesResource {
    * Revokes a pending invite; its link stops working. An accepted invite cannot be revoked (409 `invalid_state`).
    *
    * `DELETE /v1/workspaces/:id/invites/:inviteId` */
-  revoke(
-    args: { params: { id: string; inviteId: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
+  delete(workspaceId: string, inviteId: string, options?: RequestOptions): APIPromise<void>;
   /** Preview an invite for the invite page
    *
    * What an invite link leads to (workspace or event, role, inviter), for the page that shows it before it is accepted. Unknown, expired or used tokens answer 404.
    *
    * `GET /v1/invites/:token` */
-  preview(
-    args: { params: { token: string } } & CallHeaders,
+  retrieve(
+    token: string,
     options?: RequestOptions,
   ): APIPromise<{
-    status: 'pending' | 'revoked' | 'accepted' | 'expired';
     email: string | null;
+    status: 'pending' | 'revoked' | 'accepted' | 'expired';
     role: string;
     event: { id: string; title: string } | null;
     kind: 'event' | 'workspace';
@@ -1137,7 +1690,7 @@ export interface InvitesResource {
    *
    * `POST /v1/invites/:token/accept` */
   accept(
-    args: { params: { token: string } } & CallHeaders,
+    token: string,
     options?: RequestOptions,
   ): APIPromise<{ role: string; workspaceId: string; eventId: string | null; kind: 'event' | 'workspace' }>;
 }
@@ -1149,66 +1702,98 @@ export interface EventsResource {
    *
    * `POST /v1/events` */
   create(
-    args: {
-      body: {
-        type: string;
-        title: string;
-        scheduledAt?: string | null | undefined;
-        scheduledEndAt?: string | null | undefined;
-        visibility?: 'public' | 'unlisted' | 'private' | undefined;
-        allowAnonymousVoting?: boolean | undefined;
-        allowAnonymousQuestions?: boolean | undefined;
-        capacity?: number | null | undefined;
-        metadata?: Record<string, unknown> | undefined;
-        phases?:
-          | (
-              | {
-                  modality: 'broadcast';
-                  featureSet?:
-                    | ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[]
-                    | undefined;
-                  config?: Record<string, unknown> | undefined;
-                }
-              | {
-                  modality: 'meeting';
-                  featureSet?:
-                    | ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[]
-                    | undefined;
-                  config?: Record<string, unknown> | undefined;
-                }
-              | {
-                  modality: 'breakout';
-                  featureSet?:
-                    | ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[]
-                    | undefined;
-                  config?:
+    params: {
+      type: string;
+      title: string;
+      scheduledAt?: string | null | undefined;
+      scheduledEndAt?: string | null | undefined;
+      timezone?: string | undefined;
+      visibility?: 'public' | 'unlisted' | 'private' | undefined;
+      allowAnonymousVoting?: boolean | undefined;
+      allowAnonymousQuestions?: boolean | undefined;
+      capacity?: number | null | undefined;
+      metadata?: Record<string, unknown> | undefined;
+      phases?:
+        | (
+            | {
+                modality: 'broadcast';
+                featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+                config?:
+                  | {
+                      chat?:
+                        | {
+                            slowModeSeconds?: number | undefined;
+                            mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                          }
+                        | undefined;
+                    }
+                  | undefined;
+              }
+            | {
+                modality: 'meeting';
+                featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+                config?:
+                  | {
+                      chat?:
+                        | {
+                            slowModeSeconds?: number | undefined;
+                            mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                          }
+                        | undefined;
+                    }
+                  | undefined;
+              }
+            | {
+                modality: 'breakout';
+                featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+                config?:
+                  | {
+                      chat?:
+                        | {
+                            slowModeSeconds?: number | undefined;
+                            mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                          }
+                        | undefined;
+                      roomSize?: number | undefined;
+                      durationSeconds?: number | null | undefined;
+                      extendable?: boolean | undefined;
+                    }
+                  | undefined;
+              }
+            | {
+                modality: 'rotation';
+                config: {
+                  rounds: number;
+                  roundSeconds: number;
+                  chat?:
                     | {
-                        roomSize?: number | undefined;
-                        durationSeconds?: number | null | undefined;
-                        extendable?: boolean | undefined;
+                        slowModeSeconds?: number | undefined;
+                        mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
                       }
                     | undefined;
-                }
-              | {
-                  modality: 'rotation';
-                  config: { rounds: number; roundSeconds: number };
-                  featureSet?:
-                    | ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[]
-                    | undefined;
-                }
-            )[]
-          | undefined;
-      };
-    } & CallHeaders,
+                };
+                featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+              }
+          )[]
+        | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<Event>;
-  /** List events, newest first
+  /** List events, newest first, filtered and sorted
    *
-   * The workspace’s events, newest first, up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page.
+   * The workspace’s events, newest first unless `sort` says otherwise, up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` (with the same filters and sort) for the next page. Filter by `status`, `visibility` and a `scheduledAt` range (`scheduledFrom` inclusive, `scheduledTo` exclusive); sort by `createdAt` or `scheduledAt` (`-` for descending; unscheduled events come after scheduled ones in ascending order).
    *
    * `GET /v1/events` */
   list(
-    args?: { query?: { cursor?: string | undefined; limit?: number | undefined } } & CallHeaders,
+    params?: {
+      status?: 'draft' | 'scheduled' | 'live' | 'ended' | undefined;
+      sort?: 'createdAt' | 'scheduledAt' | '-createdAt' | '-scheduledAt' | undefined;
+      visibility?: 'public' | 'unlisted' | 'private' | undefined;
+      cursor?: string | undefined;
+      limit?: number | undefined;
+      scheduledFrom?: string | undefined;
+      scheduledTo?: string | undefined;
+    },
     options?: RequestOptions,
   ): PagePromise<{ nextCursor: string | null; events: Event[] }>;
   /** Read an event with its phases in order
@@ -1216,67 +1801,61 @@ export interface EventsResource {
    * One event of the caller’s workspace with its phases in agenda order; another workspace’s event answers 404.
    *
    * `GET /v1/events/:id` */
-  get(args: { params: { id: string } } & CallHeaders, options?: RequestOptions): APIPromise<EventWithPhases>;
+  retrieve(id: string, options?: RequestOptions): APIPromise<EventWithPhases>;
   /** Update an event
    *
-   * Changes an event’s settings; `metadata` is replaced whole and `null` clears a schedule time.
+   * Changes an event’s settings; `metadata` is replaced whole and `null` clears a schedule time. A change fires `event.updated` with the changed fields; moving `scheduledAt` or `scheduledEndAt` emails every registrant an updated calendar invite (its `SEQUENCE` raised), and raising `capacity` promotes from the waiting list.
    *
    * `PATCH /v1/events/:id` */
   update(
-    args: {
-      params: { id: string };
-      body: {
-        title?: string | undefined;
-        scheduledAt?: string | null | undefined;
-        scheduledEndAt?: string | null | undefined;
-        visibility?: 'public' | 'unlisted' | 'private' | undefined;
-        allowAnonymousVoting?: boolean | undefined;
-        allowAnonymousQuestions?: boolean | undefined;
-        capacity?: number | null | undefined;
-        metadata?: Record<string, unknown> | undefined;
-      };
-    } & CallHeaders,
+    id: string,
+    params?: {
+      title?: string | undefined;
+      scheduledAt?: string | null | undefined;
+      scheduledEndAt?: string | null | undefined;
+      timezone?: string | undefined;
+      visibility?: 'public' | 'unlisted' | 'private' | undefined;
+      allowAnonymousVoting?: boolean | undefined;
+      allowAnonymousQuestions?: boolean | undefined;
+      capacity?: number | null | undefined;
+      metadata?: Record<string, unknown> | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<Event>;
   /** Delete an event with its phases, Q&A, invites, memberships and registrations
    *
-   * Deletes an event with its phases, Q&A, invites, memberships and registrations.
+   * Deletes an event with its phases, Q&A, invites, memberships and registrations, and fires `event.deleted`. Registrants are not emailed: cancel the event first (`POST /v1/events/{id}/end`) to send them a cancellation.
    *
    * `DELETE /v1/events/:id` */
-  delete(args: { params: { id: string } } & CallHeaders, options?: RequestOptions): APIPromise<void>;
+  delete(id: string, options?: RequestOptions): APIPromise<void>;
   /** Publish a draft (draft → scheduled)
    *
    * Publishes a draft: it becomes `scheduled`, visible on public surfaces (unless private) and open for registration, and `event.published` fires. Only drafts can be published (409 `invalid_state`).
    *
    * `POST /v1/events/:id/publish` */
-  publish(
-    args: { params: { id: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<EventWithPhases>;
+  publish(id: string, options?: RequestOptions): APIPromise<EventWithPhases>;
   /** Go live (scheduled → live); activates the first phase
    *
    * Takes a scheduled event live: its first phase becomes active and `event.started` fires. Only scheduled events can start (409 `invalid_state`): publish a draft first; an ended event never starts again.
    *
    * `POST /v1/events/:id/start` */
-  start(
-    args: { params: { id: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<EventWithPhases>;
+  start(id: string, options?: RequestOptions): APIPromise<EventWithPhases>;
   /** End the active phase and start the next; the last advance ends the event
    *
    * Ends the active phase and activates the next one; advancing past the last phase ends the event (`event.ended`). Only live events advance (409 `invalid_state`). Send `phaseId` to advance only if that phase is still the active one, so two hosts clicking at once move the agenda one step.
    *
    * `POST /v1/events/:id/advance` */
   advance(
-    args: { params: { id: string }; body: { phaseId?: string | undefined } | undefined } & CallHeaders,
+    id: string,
+    params?: { phaseId?: string | undefined } | undefined,
     options?: RequestOptions,
   ): APIPromise<EventWithPhases>;
   /** End the event (from live, or cancel a scheduled one)
    *
-   * Ends a live event (its active phase ends) or cancels a scheduled one, and fires `event.ended`. Drafts and ended events answer 409 `invalid_state`.
+   * Ends a live event (its active phase ends) and fires `event.ended`; or cancels a scheduled one: `canceledAt` is set, `event.canceled` fires (not `event.ended`) and every registrant is emailed a calendar cancellation. Drafts and ended events answer 409 `invalid_state`.
    *
    * `POST /v1/events/:id/end` */
-  end(args: { params: { id: string } } & CallHeaders, options?: RequestOptions): APIPromise<EventWithPhases>;
+  end(id: string, options?: RequestOptions): APIPromise<EventWithPhases>;
 }
 
 export interface PhasesResource {
@@ -1285,37 +1864,68 @@ export interface PhasesResource {
    * Adds a phase at the end of the event’s agenda: `broadcast`, `meeting`, `breakout` (tables of `roomSize`, optional timer) or `rotation` (`rounds` × `roundSeconds`). Not on ended events (409 `invalid_state`).
    *
    * `POST /v1/events/:id/phases` */
-  append(
-    args: {
-      params: { id: string };
-      body:
-        | {
-            modality: 'broadcast';
-            featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
-            config?: Record<string, unknown> | undefined;
-          }
-        | {
-            modality: 'meeting';
-            featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
-            config?: Record<string, unknown> | undefined;
-          }
-        | {
-            modality: 'breakout';
-            featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
-            config?:
+  create(
+    eventId: string,
+    params:
+      | {
+          modality: 'broadcast';
+          featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+          config?:
+            | {
+                chat?:
+                  | {
+                      slowModeSeconds?: number | undefined;
+                      mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                    }
+                  | undefined;
+              }
+            | undefined;
+        }
+      | {
+          modality: 'meeting';
+          featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+          config?:
+            | {
+                chat?:
+                  | {
+                      slowModeSeconds?: number | undefined;
+                      mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                    }
+                  | undefined;
+              }
+            | undefined;
+        }
+      | {
+          modality: 'breakout';
+          featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+          config?:
+            | {
+                chat?:
+                  | {
+                      slowModeSeconds?: number | undefined;
+                      mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
+                    }
+                  | undefined;
+                roomSize?: number | undefined;
+                durationSeconds?: number | null | undefined;
+                extendable?: boolean | undefined;
+              }
+            | undefined;
+        }
+      | {
+          modality: 'rotation';
+          config: {
+            rounds: number;
+            roundSeconds: number;
+            chat?:
               | {
-                  roomSize?: number | undefined;
-                  durationSeconds?: number | null | undefined;
-                  extendable?: boolean | undefined;
+                  slowModeSeconds?: number | undefined;
+                  mode?: 'open' | 'audience_locked' | 'moderators_only' | undefined;
                 }
               | undefined;
-          }
-        | {
-            modality: 'rotation';
-            config: { rounds: number; roundSeconds: number };
-            featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
           };
-    } & CallHeaders,
+          featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+        },
     options?: RequestOptions,
   ): APIPromise<Phase>;
   /** Update a phase’s config or feature set (modality never changes)
@@ -1324,13 +1934,11 @@ export interface PhasesResource {
    *
    * `PATCH /v1/phases/:id` */
   update(
-    args: {
-      params: { id: string };
-      body: {
-        featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
-        config?: Record<string, unknown> | undefined;
-      };
-    } & CallHeaders,
+    id: string,
+    params?: {
+      featureSet?: ('qa' | 'chat' | 'polls' | 'reactions' | 'transcript' | 'capture')[] | undefined;
+      config?: Record<string, unknown> | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<Phase>;
   /** Add seconds to the active phase’s timer
@@ -1338,33 +1946,31 @@ export interface PhasesResource {
    * Adds 10–3600 seconds to the timer of the active phase. Only the active phase, only a timed one, and for breakouts only when `config.extendable` is true; otherwise 409 `invalid_state`.
    *
    * `POST /v1/phases/:id/extend` */
-  extend(
-    args: { params: { id: string }; body: { seconds: number } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<Phase>;
+  extend(id: string, params: { seconds: number }, options?: RequestOptions): APIPromise<Phase>;
 }
 
 export interface UsersResource {
   /** List pre-provisioned users
    *
-   * The workspace’s pre-provisioned users (participant identities your system manages, keyed by `externalSub`).
+   * The workspace’s pre-provisioned users (participant identities your system manages, keyed by `externalSub`), oldest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/users` */
-  list(args?: CallHeaders, options?: RequestOptions): APIPromise<{ users: User[] }>;
+  list(
+    params?: { cursor?: string | undefined; limit?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{ nextCursor: string | null; users: User[] }>;
   /** Create (201) or update (200) a user by externalSub
    *
    * Creates a user (201) or updates the one with the same `externalSub` (200): the identity your system gives a person, so their event roles follow them.
    *
    * `POST /v1/users` */
   upsert(
-    args: {
-      body: {
-        externalSub: string;
-        email?: string | null | undefined;
-        name?: string | null | undefined;
-        picture?: string | null | undefined;
-      };
-    } & CallHeaders,
+    params: {
+      externalSub: string;
+      email?: string | null | undefined;
+      name?: string | null | undefined;
+      picture?: string | null | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<User>;
 }
@@ -1376,10 +1982,8 @@ export interface MembershipsResource {
    *
    * `POST /v1/events/:id/memberships` */
   create(
-    args: {
-      params: { id: string };
-      body: { role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin'; userId: string };
-    } & CallHeaders,
+    eventId: string,
+    params: { role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin'; userId: string },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -1390,13 +1994,15 @@ export interface MembershipsResource {
   }>;
   /** List the event’s memberships
    *
-   * The event’s memberships: which user holds which role.
+   * The event’s memberships (which user holds which role), oldest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/events/:id/memberships` */
   list(
-    args: { params: { id: string } } & CallHeaders,
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     memberships: {
       id: string;
       role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
@@ -1410,8 +2016,9 @@ export interface MembershipsResource {
    * One membership of the event: the user and the role they hold.
    *
    * `GET /v1/events/:id/memberships/:membershipId` */
-  get(
-    args: { params: { id: string; membershipId: string } } & CallHeaders,
+  retrieve(
+    eventId: string,
+    membershipId: string,
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -1422,28 +2029,27 @@ export interface MembershipsResource {
   }>;
   /** Remove a membership
    *
-   * Removes a user’s role on the event; gateway tokens minted afterwards no longer carry it.
+   * Removes a user’s role on the event; gateway tokens minted afterwards no longer carry it, those minted before no longer open a live socket, and the user’s open live sockets close (4010).
    *
    * `DELETE /v1/events/:id/memberships/:membershipId` */
-  delete(
-    args: { params: { id: string; membershipId: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
+  delete(eventId: string, membershipId: string, options?: RequestOptions): APIPromise<void>;
 }
 
 export interface QuestionsResource {
-  /** Q&A questions with vote tallies, most votes first (ties: oldest first)
+  /** Q&A questions with vote tallies, oldest first
    *
-   * The event’s Q&A questions with their vote tallies, most votes first (ties: oldest first).
+   * The event’s Q&A questions with their vote tallies, oldest first: an order that votes arriving while you page cannot reshuffle (sort by `votes` on your side). Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/events/:id/questions` */
   list(
-    args: { params: { id: string } } & CallHeaders,
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     questions: {
-      status: 'open' | 'answered' | 'dismissed';
       id: string;
+      status: 'open' | 'answered' | 'dismissed';
       createdAt: string;
       eventId: string;
       text: string;
@@ -1454,33 +2060,79 @@ export interface QuestionsResource {
   }>;
 }
 
+export interface PollsResource {
+  /** Poll results of an event, oldest poll first
+   *
+   * The event’s live polls with their exact vote counts, oldest first, up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page. Another workspace’s event answers 404.
+   *
+   * `GET /v1/events/:id/polls` */
+  list(
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{ polls: PollResult[]; nextCursor: string | null }>;
+}
+
+export interface ReactionsResource {
+  /** Reaction totals of an event per emoji, most sent first
+   *
+   * The event’s reaction totals per emoji, most sent first (ties by emoji), up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page. Another workspace’s event answers 404.
+   *
+   * `GET /v1/events/:id/reactions` */
+  list(
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{ reactions: { emoji: string; count: number }[]; nextCursor: string | null }>;
+}
+
+export interface ChatResource {
+  /** The chat log of an event, oldest line first
+   *
+   * The event’s chat log: every line the live gateway accepted, whoever saw it (a large audience saw a sample), oldest first, up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page. Another workspace’s event answers 404.
+   *
+   * `GET /v1/events/:id/chat` */
+  list(
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{ nextCursor: string | null; messages: ChatLogLine[] }>;
+}
+
 export interface WebhooksResource {
   /** Register an HTTPS endpoint (signing secret shown once)
    *
-   * Registers an HTTPS endpoint for the workspace’s webhook deliveries (`eventTypes` empty means every type). The signing `secret` (`whsec_…`) is in this answer only; verify every delivery’s `x-gc-signature` with it. Private and loopback targets are refused.
+   * Registers an HTTPS endpoint for the workspace’s webhook deliveries (`eventTypes` empty means every type; `eventIds` limits it to notifications about those events, empty means every event). The signing `secret` (`whsec_…`) is in this answer only; verify every delivery’s `x-gc-signature` with it. Private and loopback targets are refused.
    *
    * `POST /v1/webhooks` */
   create(
-    args: {
-      body: {
-        url: string;
-        eventTypes?:
-          | (
-              | 'event.published'
-              | 'event.started'
-              | 'event.ended'
-              | 'participant.joined'
-              | 'participant.left'
-              | 'broadcast.live'
-              | 'broadcast.paused'
-              | 'recording.ready'
-              | 'transcript.ready'
-              | 'clip.ready'
-              | 'question.created'
-            )[]
-          | undefined;
-      };
-    } & CallHeaders,
+    params: {
+      url: string;
+      eventTypes?:
+        | (
+            | 'question.created'
+            | 'event.ended'
+            | 'event.published'
+            | 'event.started'
+            | 'participant.joined'
+            | 'participant.left'
+            | 'broadcast.live'
+            | 'broadcast.paused'
+            | 'recording.ready'
+            | 'transcript.ready'
+            | 'clip.ready'
+            | 'event.updated'
+            | 'event.canceled'
+            | 'event.deleted'
+            | 'event.attendance_ready'
+            | 'registration.created'
+            | 'registration.updated'
+            | 'participant.removed'
+            | 'participant.banned'
+          )[]
+        | undefined;
+      eventIds?: string[] | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -1490,9 +2142,10 @@ export interface WebhooksResource {
     url: string;
     secret: string;
     eventTypes: (
+      | 'question.created'
+      | 'event.ended'
       | 'event.published'
       | 'event.started'
-      | 'event.ended'
       | 'participant.joined'
       | 'participant.left'
       | 'broadcast.live'
@@ -1500,20 +2153,29 @@ export interface WebhooksResource {
       | 'recording.ready'
       | 'transcript.ready'
       | 'clip.ready'
-      | 'question.created'
+      | 'event.updated'
+      | 'event.canceled'
+      | 'event.deleted'
+      | 'event.attendance_ready'
+      | 'registration.created'
+      | 'registration.updated'
+      | 'participant.removed'
+      | 'participant.banned'
     )[];
+    eventIds: string[];
     enabled: boolean;
     disabledReason: 'manual' | 'failing' | 'gone' | null;
   }>;
   /** List endpoints (never secrets)
    *
-   * The workspace’s webhook endpoints with their state, without secrets.
+   * The workspace’s webhook endpoints with their state, without secrets, oldest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/webhooks` */
   list(
-    args?: CallHeaders,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     webhooks: {
       id: string;
       createdAt: string;
@@ -1521,9 +2183,10 @@ export interface WebhooksResource {
       updatedAt: string;
       url: string;
       eventTypes: (
+        | 'question.created'
+        | 'event.ended'
         | 'event.published'
         | 'event.started'
-        | 'event.ended'
         | 'participant.joined'
         | 'participant.left'
         | 'broadcast.live'
@@ -1531,8 +2194,16 @@ export interface WebhooksResource {
         | 'recording.ready'
         | 'transcript.ready'
         | 'clip.ready'
-        | 'question.created'
+        | 'event.updated'
+        | 'event.canceled'
+        | 'event.deleted'
+        | 'event.attendance_ready'
+        | 'registration.created'
+        | 'registration.updated'
+        | 'participant.removed'
+        | 'participant.banned'
       )[];
+      eventIds: string[];
       enabled: boolean;
       disabledReason: 'manual' | 'failing' | 'gone' | null;
     }[];
@@ -1542,8 +2213,8 @@ export interface WebhooksResource {
    * One webhook endpoint with its state (`enabled`, `disabledReason`), without its secret.
    *
    * `GET /v1/webhooks/:id` */
-  get(
-    args: { params: { id: string } } & CallHeaders,
+  retrieve(
+    id: string,
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -1552,9 +2223,10 @@ export interface WebhooksResource {
     updatedAt: string;
     url: string;
     eventTypes: (
+      | 'question.created'
+      | 'event.ended'
       | 'event.published'
       | 'event.started'
-      | 'event.ended'
       | 'participant.joined'
       | 'participant.left'
       | 'broadcast.live'
@@ -1562,8 +2234,16 @@ export interface WebhooksResource {
       | 'recording.ready'
       | 'transcript.ready'
       | 'clip.ready'
-      | 'question.created'
+      | 'event.updated'
+      | 'event.canceled'
+      | 'event.deleted'
+      | 'event.attendance_ready'
+      | 'registration.created'
+      | 'registration.updated'
+      | 'participant.removed'
+      | 'participant.banned'
     )[];
+    eventIds: string[];
     enabled: boolean;
     disabledReason: 'manual' | 'failing' | 'gone' | null;
   }>;
@@ -1573,28 +2253,35 @@ export interface WebhooksResource {
    *
    * `PATCH /v1/webhooks/:id` */
   update(
-    args: {
-      params: { id: string };
-      body: {
-        url?: string | undefined;
-        eventTypes?:
-          | (
-              | 'event.published'
-              | 'event.started'
-              | 'event.ended'
-              | 'participant.joined'
-              | 'participant.left'
-              | 'broadcast.live'
-              | 'broadcast.paused'
-              | 'recording.ready'
-              | 'transcript.ready'
-              | 'clip.ready'
-              | 'question.created'
-            )[]
-          | undefined;
-        enabled?: boolean | undefined;
-      };
-    } & CallHeaders,
+    id: string,
+    params?: {
+      url?: string | undefined;
+      eventTypes?:
+        | (
+            | 'question.created'
+            | 'event.ended'
+            | 'event.published'
+            | 'event.started'
+            | 'participant.joined'
+            | 'participant.left'
+            | 'broadcast.live'
+            | 'broadcast.paused'
+            | 'recording.ready'
+            | 'transcript.ready'
+            | 'clip.ready'
+            | 'event.updated'
+            | 'event.canceled'
+            | 'event.deleted'
+            | 'event.attendance_ready'
+            | 'registration.created'
+            | 'registration.updated'
+            | 'participant.removed'
+            | 'participant.banned'
+          )[]
+        | undefined;
+      eventIds?: string[] | undefined;
+      enabled?: boolean | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -1603,9 +2290,10 @@ export interface WebhooksResource {
     updatedAt: string;
     url: string;
     eventTypes: (
+      | 'question.created'
+      | 'event.ended'
       | 'event.published'
       | 'event.started'
-      | 'event.ended'
       | 'participant.joined'
       | 'participant.left'
       | 'broadcast.live'
@@ -1613,8 +2301,16 @@ export interface WebhooksResource {
       | 'recording.ready'
       | 'transcript.ready'
       | 'clip.ready'
-      | 'question.created'
+      | 'event.updated'
+      | 'event.canceled'
+      | 'event.deleted'
+      | 'event.attendance_ready'
+      | 'registration.created'
+      | 'registration.updated'
+      | 'participant.removed'
+      | 'participant.banned'
     )[];
+    eventIds: string[];
     enabled: boolean;
     disabledReason: 'manual' | 'failing' | 'gone' | null;
   }>;
@@ -1623,14 +2319,14 @@ export interface WebhooksResource {
    * Deletes the endpoint; its queued deliveries stop at once.
    *
    * `DELETE /v1/webhooks/:id` */
-  delete(args: { params: { id: string } } & CallHeaders, options?: RequestOptions): APIPromise<void>;
+  delete(id: string, options?: RequestOptions): APIPromise<void>;
   /** New signing secret; for 24 h deliveries carry both signatures
    *
    * Issues a new signing secret (shown once). For 24 hours deliveries carry signatures with both the old and the new secret, so receivers can switch without losing any.
    *
    * `POST /v1/webhooks/:id/rotate-secret` */
   rotateSecret(
-    args: { params: { id: string } } & CallHeaders,
+    id: string,
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -1640,9 +2336,10 @@ export interface WebhooksResource {
     url: string;
     secret: string;
     eventTypes: (
+      | 'question.created'
+      | 'event.ended'
       | 'event.published'
       | 'event.started'
-      | 'event.ended'
       | 'participant.joined'
       | 'participant.left'
       | 'broadcast.live'
@@ -1650,8 +2347,16 @@ export interface WebhooksResource {
       | 'recording.ready'
       | 'transcript.ready'
       | 'clip.ready'
-      | 'question.created'
+      | 'event.updated'
+      | 'event.canceled'
+      | 'event.deleted'
+      | 'event.attendance_ready'
+      | 'registration.created'
+      | 'registration.updated'
+      | 'participant.removed'
+      | 'participant.banned'
     )[];
+    eventIds: string[];
     enabled: boolean;
     disabledReason: 'manual' | 'failing' | 'gone' | null;
   }>;
@@ -1661,36 +2366,42 @@ export interface WebhooksResource {
    *
    * `POST /v1/webhooks/:id/test` */
   test(
-    args: {
-      params: { id: string };
-      body:
-        | {
-            type?:
-              | 'event.published'
-              | 'event.started'
-              | 'event.ended'
-              | 'participant.joined'
-              | 'participant.left'
-              | 'broadcast.live'
-              | 'broadcast.paused'
-              | 'recording.ready'
-              | 'transcript.ready'
-              | 'clip.ready'
-              | 'question.created'
-              | undefined;
-          }
-        | undefined;
-    } & CallHeaders,
+    id: string,
+    params?:
+      | {
+          type?:
+            | 'question.created'
+            | 'event.ended'
+            | 'event.published'
+            | 'event.started'
+            | 'participant.joined'
+            | 'participant.left'
+            | 'broadcast.live'
+            | 'broadcast.paused'
+            | 'recording.ready'
+            | 'transcript.ready'
+            | 'clip.ready'
+            | 'event.updated'
+            | 'event.canceled'
+            | 'event.deleted'
+            | 'event.attendance_ready'
+            | 'registration.created'
+            | 'registration.updated'
+            | 'participant.removed'
+            | 'participant.banned'
+            | undefined;
+        }
+      | undefined,
     options?: RequestOptions,
   ): APIPromise<{
-    status: 'pending' | 'succeeded' | 'failed' | 'rejected' | 'cancelled';
     id: string;
+    status: 'pending' | 'succeeded' | 'failed' | 'rejected' | 'cancelled';
     createdAt: string;
-    eventId: string;
     eventType:
+      | 'question.created'
+      | 'event.ended'
       | 'event.published'
       | 'event.started'
-      | 'event.ended'
       | 'participant.joined'
       | 'participant.left'
       | 'broadcast.live'
@@ -1698,8 +2409,16 @@ export interface WebhooksResource {
       | 'recording.ready'
       | 'transcript.ready'
       | 'clip.ready'
-      | 'question.created';
+      | 'event.updated'
+      | 'event.canceled'
+      | 'event.deleted'
+      | 'event.attendance_ready'
+      | 'registration.created'
+      | 'registration.updated'
+      | 'participant.removed'
+      | 'participant.banned';
     endpointId: string;
+    webhookEventId: string;
     attempts: {
       error: string | null;
       attemptedAt: string;
@@ -1715,22 +2434,20 @@ export interface WebhooksResource {
    *
    * `GET /v1/webhooks/:id/deliveries` */
   listDeliveries(
-    args: {
-      params: { id: string };
-      query?: { cursor?: string | undefined; limit?: number | undefined };
-    } & CallHeaders,
+    id: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
   ): PagePromise<{
     nextCursor: string | null;
     deliveries: {
-      status: 'pending' | 'succeeded' | 'failed' | 'rejected' | 'cancelled';
       id: string;
+      status: 'pending' | 'succeeded' | 'failed' | 'rejected' | 'cancelled';
       createdAt: string;
-      eventId: string;
       eventType:
+        | 'question.created'
+        | 'event.ended'
         | 'event.published'
         | 'event.started'
-        | 'event.ended'
         | 'participant.joined'
         | 'participant.left'
         | 'broadcast.live'
@@ -1738,8 +2455,16 @@ export interface WebhooksResource {
         | 'recording.ready'
         | 'transcript.ready'
         | 'clip.ready'
-        | 'question.created';
+        | 'event.updated'
+        | 'event.canceled'
+        | 'event.deleted'
+        | 'event.attendance_ready'
+        | 'registration.created'
+        | 'registration.updated'
+        | 'participant.removed'
+        | 'participant.banned';
       endpointId: string;
+      webhookEventId: string;
       attempts: {
         error: string | null;
         attemptedAt: string;
@@ -1756,17 +2481,18 @@ export interface WebhooksResource {
    *
    * `POST /v1/webhooks/:id/deliveries/:deliveryId/retry` */
   retryDelivery(
-    args: { params: { id: string; deliveryId: string } } & CallHeaders,
+    id: string,
+    deliveryId: string,
     options?: RequestOptions,
   ): APIPromise<{
-    status: 'pending' | 'succeeded' | 'failed' | 'rejected' | 'cancelled';
     id: string;
+    status: 'pending' | 'succeeded' | 'failed' | 'rejected' | 'cancelled';
     createdAt: string;
-    eventId: string;
     eventType:
+      | 'question.created'
+      | 'event.ended'
       | 'event.published'
       | 'event.started'
-      | 'event.ended'
       | 'participant.joined'
       | 'participant.left'
       | 'broadcast.live'
@@ -1774,8 +2500,16 @@ export interface WebhooksResource {
       | 'recording.ready'
       | 'transcript.ready'
       | 'clip.ready'
-      | 'question.created';
+      | 'event.updated'
+      | 'event.canceled'
+      | 'event.deleted'
+      | 'event.attendance_ready'
+      | 'registration.created'
+      | 'registration.updated'
+      | 'participant.removed'
+      | 'participant.banned';
     endpointId: string;
+    webhookEventId: string;
     attempts: {
       error: string | null;
       attemptedAt: string;
@@ -1784,6 +2518,222 @@ export interface WebhooksResource {
       responseBody: string | null;
     }[];
     nextAttemptAt: string | null;
+  }>;
+  /** Send a range of past notifications to the endpoint again
+   *
+   * Queues a new delivery to this endpoint of every notification of the last 30 days in the range (by `sequence`, or by `occurredAt` time) that the endpoint takes (its event types and event ids), in sequence order and behind other workspaces’ deliveries (the fair queue). Each keeps its `id` and `sequence`, so a receiver deduplicates as usual. At most 100,000 per call. The endpoint must be enabled (409 `invalid_state`).
+   *
+   * `POST /v1/webhooks/:id/redeliver` */
+  redeliver(
+    id: string,
+    params?: {
+      from?: string | undefined;
+      fromSequence?: number | undefined;
+      toSequence?: number | undefined;
+      to?: string | undefined;
+    },
+    options?: RequestOptions,
+  ): APIPromise<{ queued: number }>;
+}
+
+export interface EventLogResource {
+  /** The workspace’s notifications of the last 30 days, in sequence order
+   *
+   * Every notification of the workspace (the same bodies webhooks deliver, whatever the endpoints take) in `sequence` order, oldest first, for the last 30 days. Numbers have no gaps: a receiver that remembers the last `sequence` it processed asks `after=<it>` and pages with `nextCursor` until it is null, and has missed nothing. Up to `limit` (default and maximum 100) per page.
+   *
+   * `GET /v1/event-log` */
+  list(
+    params?: { cursor?: string | undefined; limit?: number | undefined; after?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{
+    nextCursor: string | null;
+    events: (
+      | {
+          id: string;
+          type: 'event.published';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          type: 'event.started';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          type: 'event.ended';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          type: 'participant.joined';
+          role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+          workspaceId: string;
+          eventId: string;
+          participantId: string;
+          anonymous: boolean;
+          occurredAt: string;
+          sequence: number;
+          userId?: string | undefined;
+        }
+      | {
+          id: string;
+          type: 'participant.left';
+          role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+          workspaceId: string;
+          eventId: string;
+          participantId: string;
+          anonymous: boolean;
+          occurredAt: string;
+          sequence: number;
+          userId?: string | undefined;
+        }
+      | {
+          id: string;
+          type: 'broadcast.live';
+          workspaceId: string;
+          eventId: string;
+          playbackUrl: string;
+          broadcastId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          type: 'broadcast.paused';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+          broadcastId?: string | undefined;
+        }
+      | {
+          id: string;
+          type: 'recording.ready';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+          assetId: string;
+        }
+      | {
+          id: string;
+          type: 'transcript.ready';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+          assetId: string;
+        }
+      | {
+          id: string;
+          type: 'clip.ready';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+          assetId: string;
+        }
+      | {
+          id: string;
+          type: 'question.created';
+          workspaceId: string;
+          eventId: string;
+          text: string;
+          questionId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          type: 'event.updated';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+          changedFields: string[];
+        }
+      | {
+          id: string;
+          type: 'event.canceled';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          type: 'event.deleted';
+          workspaceId: string;
+          eventId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          type: 'event.attendance_ready';
+          workspaceId: string;
+          eventId: string;
+          uniqueAttendees: number;
+          peakConcurrent: number;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          status: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+          type: 'registration.created';
+          workspaceId: string;
+          eventId: string;
+          registrationId: string;
+          occurredAt: string;
+          sequence: number;
+        }
+      | {
+          id: string;
+          status: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+          type: 'registration.updated';
+          workspaceId: string;
+          eventId: string;
+          registrationId: string;
+          occurredAt: string;
+          sequence: number;
+          change: 'waitlisted' | 'canceled' | 'approved' | 'promoted';
+        }
+      | {
+          id: string;
+          type: 'participant.removed';
+          workspaceId: string;
+          eventId: string;
+          participantId: string;
+          reason: string | null;
+          occurredAt: string;
+          sequence: number;
+          by: string;
+          userId?: string | undefined;
+        }
+      | {
+          id: string;
+          type: 'participant.banned';
+          workspaceId: string;
+          eventId: string;
+          participantId: string;
+          reason: string | null;
+          clientAddress: boolean;
+          occurredAt: string;
+          sequence: number;
+          by: string;
+          userId?: string | undefined;
+        }
+    )[];
   }>;
 }
 
@@ -1794,7 +2744,7 @@ export interface BroadcastResource {
    *
    * `POST /v1/events/:id/broadcast/start` */
   start(
-    args: { params: { id: string } } & CallHeaders,
+    eventId: string,
     options?: RequestOptions,
   ): APIPromise<{ status: 'live' | 'paused'; eventId: string; playbackUrl: string; broadcastId: string }>;
   /** Pause the broadcast (fires broadcast.paused)
@@ -1803,7 +2753,7 @@ export interface BroadcastResource {
    *
    * `POST /v1/events/:id/broadcast/pause` */
   pause(
-    args: { params: { id: string } } & CallHeaders,
+    eventId: string,
     options?: RequestOptions,
   ): APIPromise<{ status: 'live' | 'paused'; eventId: string; playbackUrl: string; broadcastId: string }>;
 }
@@ -1815,33 +2765,33 @@ export interface ContentResource {
    *
    * `POST /v1/events/:id/recordings` */
   createRecording(
-    args: {
-      params: { id: string };
-      body: { url: string; durationSeconds?: number | undefined };
-    } & CallHeaders,
+    eventId: string,
+    params: { url: string; durationSeconds?: number | undefined },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
     createdAt: string;
     eventId: string;
-    durationSeconds: number | null;
     url: string;
+    durationSeconds: number | null;
   }>;
   /** List recordings
    *
-   * The event’s recordings, newest first. Another workspace’s event answers 404.
+   * The event’s recordings, newest first. Another workspace’s event answers 404. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/events/:id/recordings` */
   listRecordings(
-    args: { params: { id: string } } & CallHeaders,
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     recordings: {
       id: string;
       createdAt: string;
       eventId: string;
-      durationSeconds: number | null;
       url: string;
+      durationSeconds: number | null;
     }[];
   }>;
   /** Delete a recording and its clips
@@ -1849,27 +2799,25 @@ export interface ContentResource {
    * Deletes a recording with its clips; they leave the public recap and content views at once.
    *
    * `DELETE /v1/recordings/:id` */
-  deleteRecording(args: { params: { id: string } } & CallHeaders, options?: RequestOptions): APIPromise<void>;
+  deleteRecording(recordingId: string, options?: RequestOptions): APIPromise<void>;
   /** Ingest a transcript (fires transcript.ready; produces the summary and table notes)
    *
    * Ingests a transcript of the event (timed segments with speakers) and fires `transcript.ready`. The event’s summary and the breakout tables’ notes are produced from it in the background.
    *
    * `POST /v1/events/:id/transcripts` */
   createTranscript(
-    args: {
-      params: { id: string };
-      body: {
-        segments: {
-          text: string;
-          startSeconds: number;
-          endSeconds: number;
-          roomId?: string | null | undefined;
-          userId?: string | null | undefined;
-          speakerName?: string | null | undefined;
-        }[];
-        recordingId?: string | undefined;
-      };
-    } & CallHeaders,
+    eventId: string,
+    params: {
+      segments: {
+        text: string;
+        startSeconds: number;
+        endSeconds: number;
+        userId?: string | null | undefined;
+        roomId?: string | null | undefined;
+        speakerName?: string | null | undefined;
+      }[];
+      recordingId?: string | undefined;
+    },
     options?: RequestOptions,
   ): APIPromise<{
     id: string;
@@ -1880,20 +2828,22 @@ export interface ContentResource {
       text: string;
       startSeconds: number;
       endSeconds: number;
-      roomId?: string | null | undefined;
       userId?: string | null | undefined;
+      roomId?: string | null | undefined;
       speakerName?: string | null | undefined;
     }[];
   }>;
   /** List transcripts
    *
-   * The event’s transcripts, with their segments. Another workspace’s event answers 404.
+   * The event’s transcripts, with their segments, newest first. Another workspace’s event answers 404. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/events/:id/transcripts` */
   listTranscripts(
-    args: { params: { id: string } } & CallHeaders,
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     transcripts: {
       id: string;
       createdAt: string;
@@ -1903,8 +2853,8 @@ export interface ContentResource {
         text: string;
         startSeconds: number;
         endSeconds: number;
-        roomId?: string | null | undefined;
         userId?: string | null | undefined;
+        roomId?: string | null | undefined;
         speakerName?: string | null | undefined;
       }[];
     }[];
@@ -1914,24 +2864,19 @@ export interface ContentResource {
    * Deletes a transcript. The summary and table notes already produced from it stay.
    *
    * `DELETE /v1/transcripts/:id` */
-  deleteTranscript(
-    args: { params: { id: string } } & CallHeaders,
-    options?: RequestOptions,
-  ): APIPromise<void>;
+  deleteTranscript(transcriptId: string, options?: RequestOptions): APIPromise<void>;
   /** Request a clip of a recording (fires clip.ready)
    *
    * Requests a clip (a time range) of a recording; `clip.ready` fires when it is ready.
    *
    * `POST /v1/recordings/:id/clips` */
   createClip(
-    args: {
-      params: { id: string };
-      body: { startSeconds: number; endSeconds: number; title?: string | undefined };
-    } & CallHeaders,
+    recordingId: string,
+    params: { startSeconds: number; endSeconds: number; title?: string | undefined },
     options?: RequestOptions,
   ): APIPromise<{
-    status: 'pending' | 'ready';
     id: string;
+    status: 'pending' | 'ready';
     createdAt: string;
     title: string | null;
     eventId: string;
@@ -1941,16 +2886,18 @@ export interface ContentResource {
   }>;
   /** List a recording’s clips
    *
-   * The recording’s clips, ready or still being produced.
+   * The recording’s clips, ready or still being produced, oldest first. Up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` for the next page (null on the last).
    *
    * `GET /v1/recordings/:id/clips` */
   listClips(
-    args: { params: { id: string } } & CallHeaders,
+    recordingId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
     options?: RequestOptions,
-  ): APIPromise<{
+  ): PagePromise<{
+    nextCursor: string | null;
     clips: {
-      status: 'pending' | 'ready';
       id: string;
+      status: 'pending' | 'ready';
       createdAt: string;
       title: string | null;
       eventId: string;
@@ -1964,33 +2911,347 @@ export interface ContentResource {
    * Deletes a clip; it leaves the public views at once.
    *
    * `DELETE /v1/clips/:id` */
-  deleteClip(args: { params: { id: string } } & CallHeaders, options?: RequestOptions): APIPromise<void>;
+  deleteClip(clipId: string, options?: RequestOptions): APIPromise<void>;
 }
 
-export interface DevResource {
-  /** Emails kept in email dev mode, newest first (needs x-platform-key)
+export interface RegistrationsResource {
+  /** Registration form, approval, waitlist and reminder times of an event
    *
-   * `GET /v1/dev/mailbox` */
-  mailbox(
-    args?: { query?: { to?: string | undefined } } & CallHeaders,
+   * The custom questions of the registration form, whether a member approves each registration, whether a full event keeps a waiting list, and when reminders are emailed. Unset, no questions, no approval, no waitlist, reminders 24 h and 1 h before.
+   *
+   * `GET /v1/events/:id/registration-settings` */
+  retrieveSettings(eventId: string, options?: RequestOptions): APIPromise<RegistrationSettings>;
+  /** Set the registration form, approval, waitlist and reminder times
+   *
+   * Changes the fields given. Questions are replaced whole; answers already given stay with their registrations. Turning the waitlist off leaves those already waiting on it.
+   *
+   * `PUT /v1/events/:id/registration-settings` */
+  updateSettings(
+    eventId: string,
+    params?: {
+      questions?:
+        | {
+            id: string;
+            type: 'text' | 'single_choice' | 'multiple_choice';
+            label: string;
+            options?: string[] | undefined;
+            required?: boolean | undefined;
+          }[]
+        | undefined;
+      requiresApproval?: boolean | undefined;
+      waitlist?: boolean | undefined;
+      reminderMinutesBefore?: number[] | undefined;
+    },
+    options?: RequestOptions,
+  ): APIPromise<RegistrationSettings>;
+  /** List registrants, oldest first (filter by status)
+   *
+   * An event’s registrations in the order they came, up to `limit` (default and maximum 100) per page; `status` filters. Pass `nextCursor` back as `cursor` for the next page.
+   *
+   * `GET /v1/events/:id/registrations` */
+  list(
+    eventId: string,
+    params?: {
+      status?: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended' | undefined;
+      cursor?: string | undefined;
+      limit?: number | undefined;
+    },
+    options?: RequestOptions,
+  ): PagePromise<{ nextCursor: string | null; registrations: Registration[] }>;
+  /** Export registrants as CSV
+   *
+   * Every registration of the event as CSV (RFC 4180, a header row, one column per custom question; multiple choices joined with `; `). Cells that a spreadsheet would run as a formula are prefixed with `'`.
+   *
+   * `GET /v1/events/:id/registrations/export.csv` */
+  retrieveExport(
+    eventId: string,
+    params?: {
+      status?: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended' | undefined;
+    },
+    options?: RequestOptions,
+  ): APIPromise<void>;
+  /** Read one registration
+   *
+   * One registration with its answers and status.
+   *
+   * `GET /v1/events/:id/registrations/:registrationId` */
+  retrieve(eventId: string, registrationId: string, options?: RequestOptions): APIPromise<Registration>;
+  /** Approve a pending registration
+   *
+   * Admits a `pending_approval` registration: `registered` when a seat is free; at capacity it joins the waiting list when the event keeps one, else 409 `event_full`. The registrant is emailed their join link and calendar invite. Other statuses answer 409 `invalid_state`.
+   *
+   * `POST /v1/events/:id/registrations/:registrationId/approve` */
+  approve(eventId: string, registrationId: string, options?: RequestOptions): APIPromise<Registration>;
+  /** Cancel (or decline) a registration
+   *
+   * Cancels a registration (declines a pending one). A freed seat goes to the first on the waiting list. Canceling twice answers the canceled registration; an attended one answers 409 `invalid_state`.
+   *
+   * `POST /v1/events/:id/registrations/:registrationId/cancel` */
+  cancel(eventId: string, registrationId: string, options?: RequestOptions): APIPromise<Registration>;
+}
+
+export interface RegistrantResource {
+  /** Cancel my registration with the token of my join link
+   *
+   * Cancels the registration the token belongs to (the `token` of the personal join link; it cancels even after it was used to enter). A wrong token answers 400 `invalid_token`.
+   *
+   * `POST /v1/public/events/:id/registration/cancel` */
+  cancel(
+    eventId: string,
+    params: { token: string },
     options?: RequestOptions,
   ): APIPromise<{
-    emails: {
+    status: 'registered' | 'pending_approval' | 'waitlisted' | 'canceled' | 'attended';
+    registrationId: string;
+  }>;
+  /** The registrant’s calendar entry (.ics)
+   *
+   * An iCalendar file for one registration: one stable `UID` per registrant and event, `SEQUENCE` raised on every reschedule, `METHOD:CANCEL` once the registration or the event is canceled. The registration id is the capability: it is shown only to the registrant and the workspace. An event without `scheduledAt` answers 409 `invalid_state`.
+   *
+   * `GET /v1/public/registrations/:id/calendar.ics` */
+  retrieveCalendar(registrationId: string, options?: RequestOptions): APIPromise<void>;
+}
+
+export interface AttendanceResource {
+  /** Attendance and engagement of an ended event
+   *
+   * Unique attendees, peak concurrency, show-up rate of registrants, questions, votes, poll results, reactions and chat lines. Ready within 60 s of the event’s end (`event.attendance_ready` fires); before that, 409 `invalid_state`.
+   *
+   * `GET /v1/events/:id/attendance` */
+  retrieveSummary(eventId: string, options?: RequestOptions): APIPromise<AttendanceSummary>;
+  /** Who attended, when and for how long
+   *
+   * One row per person who was in the live room (registrant, user, guest, anonymous viewer): their intervals (reconnects merged), minutes, phases and breakout tables. Ordered by first join; up to `limit` (default and maximum 100) per page.
+   *
+   * `GET /v1/events/:id/attendance/attendees` */
+  listAttendees(
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{ nextCursor: string | null; attendees: Attendee[] }>;
+  /** Export attendees as CSV
+   *
+   * The attendees as CSV (RFC 4180, a header row; intervals, phases and tables as `;`-separated lists).
+   *
+   * `GET /v1/events/:id/attendance/export.csv` */
+  retrieveExport(eventId: string, options?: RequestOptions): APIPromise<void>;
+}
+
+export interface LiveTokensResource {
+  /** Mint a gateway token for one of your users (server side)
+   *
+   * With an API key (or a member’s session), mints a 5-minute gateway token for this event for a workspace user (`user.id`, or `user.externalSub`, upserted with `name`) or an ad-hoc identity. The token carries the user’s stored event role, or `role` when given (any role the event has; `workspace_admin` needs an admin or an API key), narrowed to the governing phase. A banned participant is refused (403 `forbidden`).
+   *
+   * `POST /v1/events/:id/live-tokens` */
+  create(
+    eventId: string,
+    params?: {
+      role?: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin' | undefined;
+      identity?: { id: string; name?: string | null | undefined } | undefined;
+      user?: { id: string } | { externalSub: string; name?: string | undefined } | undefined;
+      registration?: { id: string } | undefined;
+    },
+    options?: RequestOptions,
+  ): APIPromise<{
+    role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+    participantId: string;
+    anonymous: boolean;
+    url: string;
+    token: string;
+    userId: string | null;
+    expiresAt: string;
+    storedRole: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+  }>;
+}
+
+export interface LiveJoinLinksResource {
+  /** List the event’s join links
+   *
+   * The event’s join links, oldest first, up to `limit` (default and maximum 100) per page; pass `nextCursor` back as `cursor` (with the same `status`) for the next page. A link’s `joinUrl` is shown only when it is created: revoke a lost one and create another.
+   *
+   * `GET /v1/events/:id/join-links` */
+  list(
+    eventId: string,
+    params?: {
+      status?: 'active' | 'revoked' | undefined;
+      cursor?: string | undefined;
+      limit?: number | undefined;
+    },
+    options?: RequestOptions,
+  ): PagePromise<{
+    nextCursor: string | null;
+    joinLinks: {
       id: string;
-      text: string;
-      sentAt: string;
-      to: string;
-      subject: string;
-      html: string;
-      links: string[];
+      name: string | null;
+      role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin' | null;
+      createdAt: string;
+      eventId: string;
+      participantId: string;
+      registrationId: string | null;
+      userId: string | null;
+      revokedAt: string | null;
     }[];
   }>;
+  /** A personal join link for one person
+   *
+   * A personal, revocable link (`joinUrl`) a frontend opens without credentials: each GET answers a fresh gateway token for this person and event, as `POST /v1/events/{id}/live-tokens` would. The URL is shown once.
+   *
+   * `POST /v1/events/:id/join-links` */
+  create(
+    eventId: string,
+    params?: {
+      role?: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin' | undefined;
+      identity?: { id: string; name?: string | null | undefined } | undefined;
+      user?: { id: string } | { externalSub: string; name?: string | undefined } | undefined;
+      registration?: { id: string } | undefined;
+    },
+    options?: RequestOptions,
+  ): APIPromise<{
+    id: string;
+    role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin' | null;
+    createdAt: string;
+    eventId: string;
+    participantId: string;
+    userId: string | null;
+    joinUrl: string;
+  }>;
+  /** Revoke a join link
+   *
+   * The link answers 404 from now on. Tokens it already gave run out within 5 minutes; remove the participant to end them now.
+   *
+   * `DELETE /v1/events/:id/join-links/:linkId` */
+  delete(eventId: string, linkId: string, options?: RequestOptions): APIPromise<void>;
+  /** Open a join link: a fresh gateway token
+   *
+   * No credentials: the code in the path is the credential. Answers a fresh 5-minute gateway token for the link’s person; a revoked or unknown link is 404, a banned participant 403, an ended event 409.
+   *
+   * `GET /v1/join/:code` */
+  retrieveOpen(
+    code: string,
+    options?: RequestOptions,
+  ): APIPromise<{
+    role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+    participantId: string;
+    anonymous: boolean;
+    url: string;
+    token: string;
+    userId: string | null;
+    expiresAt: string;
+    storedRole: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+  }>;
+}
+
+export interface LiveParticipantsResource {
+  /** Who is in the live room now
+   *
+   * Everyone connected to the event’s live room, on every server process, in participantId order.
+   *
+   * `GET /v1/events/:id/live/participants` */
+  list(
+    eventId: string,
+    params?: { cursor?: string | undefined; limit?: number | undefined },
+    options?: RequestOptions,
+  ): PagePromise<{
+    participants: {
+      name: string | null;
+      role: 'host' | 'speaker' | 'participant' | 'viewer' | 'workspace_admin';
+      participantId: string;
+      anonymous: boolean;
+      muted: boolean;
+      userId: string | null;
+    }[];
+    nextCursor: string | null;
+  }>;
+  /** Remove a participant from the live room
+   *
+   * Closes every socket of the participant on every process (close code 4012, the reason in the close frame) and refuses the tokens issued before the removal: they may come back with a new token. Webhook `participant.removed`.
+   *
+   * `POST /v1/events/:id/live/participants/:participantId/remove` */
+  remove(
+    eventId: string,
+    participantId: string,
+    params?: { reason?: string | undefined },
+    options?: RequestOptions,
+  ): APIPromise<void>;
+  /** Ban a participant for the rest of the event
+   *
+   * Closes their sockets everywhere (close code 4011) and refuses them for the rest of the event: new tokens, join links and reconnects. An anonymous viewer is banned by their token’s subject and, with `clientAddress`, the address they connected from. Webhook `participant.banned`.
+   *
+   * `POST /v1/events/:id/live/participants/:participantId/ban` */
+  ban(
+    eventId: string,
+    participantId: string,
+    params?: { reason?: string | undefined; clientAddress?: boolean | undefined },
+    options?: RequestOptions,
+  ): APIPromise<void>;
+  /** Lift a ban
+   *
+   * The participant may join again with a new token.
+   *
+   * `DELETE /v1/events/:id/live/participants/:participantId/ban` */
+  unban(eventId: string, participantId: string, options?: RequestOptions): APIPromise<void>;
+  /** Mute a participant’s chat and questions
+   *
+   * Their `chat.send` and `question.create` are refused (`forbidden`) until unmuted, on every process.
+   *
+   * `POST /v1/events/:id/live/participants/:participantId/mute` */
+  mute(eventId: string, participantId: string, options?: RequestOptions): APIPromise<void>;
+  /** Unmute a participant
+   *
+   * Their chat and questions are accepted again.
+   *
+   * `DELETE /v1/events/:id/live/participants/:participantId/mute` */
+  unmute(eventId: string, participantId: string, options?: RequestOptions): APIPromise<void>;
+}
+
+export interface LiveRoomResource {
+  /** The live room’s chat settings
+   *
+   * The chat mode and slow mode in force: set for the event, else the governing phase’s config.
+   *
+   * `GET /v1/events/:id/live/room` */
+  retrieve(
+    eventId: string,
+    options?: RequestOptions,
+  ): APIPromise<{
+    chatMode: 'open' | 'audience_locked' | 'moderators_only';
+    slowModeSeconds: number;
+    setForEvent: boolean;
+  }>;
+  /** Lock chat or set slow mode
+   *
+   * Sets the chat mode and slow mode for the rest of the event, on every process within a second; every socket hears `room.settings`.
+   *
+   * `PATCH /v1/events/:id/live/room` */
+  update(
+    eventId: string,
+    params?: {
+      chatMode?: 'open' | 'audience_locked' | 'moderators_only' | null | undefined;
+      slowModeSeconds?: number | null | undefined;
+    },
+    options?: RequestOptions,
+  ): APIPromise<{
+    chatMode: 'open' | 'audience_locked' | 'moderators_only';
+    slowModeSeconds: number;
+    setForEvent: boolean;
+  }>;
+  /** Delete a chat line for everyone
+   *
+   * Every socket hears `chat.deleted`; the line is never replayed to a resuming socket and is gone from the chat log.
+   *
+   * `DELETE /v1/events/:id/live/chat/:messageId` */
+  deleteChatMessage(eventId: string, messageId: string, options?: RequestOptions): APIPromise<void>;
+  /** Delete a question for everyone
+   *
+   * Every socket hears `question.deleted`; the question is gone from `GET /v1/events/{id}/questions`.
+   *
+   * `DELETE /v1/events/:id/live/questions/:questionId` */
+  deleteQuestion(eventId: string, questionId: string, options?: RequestOptions): APIPromise<void>;
 }
 
 /** Every resource of the API, by name. */
 export interface Resources {
   accounts: AccountsResource;
-  idp: IdpResource;
   public: PublicResource;
   gateway: GatewayResource;
   guestIntegrations: GuestIntegrationsResource;
@@ -2003,10 +3264,20 @@ export interface Resources {
   users: UsersResource;
   memberships: MembershipsResource;
   questions: QuestionsResource;
+  polls: PollsResource;
+  reactions: ReactionsResource;
+  chat: ChatResource;
   webhooks: WebhooksResource;
+  eventLog: EventLogResource;
   broadcast: BroadcastResource;
   content: ContentResource;
-  dev: DevResource;
+  registrations: RegistrationsResource;
+  registrant: RegistrantResource;
+  attendance: AttendanceResource;
+  liveTokens: LiveTokensResource;
+  liveJoinLinks: LiveJoinLinksResource;
+  liveParticipants: LiveParticipantsResource;
+  liveRoom: LiveRoomResource;
 }
 
 /** Each route answering the final `{ status, body, headers }` as the server sent it. */
@@ -2024,354 +3295,660 @@ export const routes = {
     signup: {
       method: 'POST',
       path: '/v1/accounts/signup',
+      input: 'body',
     },
     login: {
       method: 'POST',
       path: '/v1/accounts/login',
+      input: 'body',
     },
     logout: {
       method: 'POST',
       path: '/v1/accounts/logout',
     },
-    me: {
+    retrieve: {
       method: 'GET',
       path: '/v1/accounts/me',
     },
     verify: {
       method: 'POST',
       path: '/v1/accounts/verify',
+      input: 'body',
     },
     requestPasswordReset: {
       method: 'POST',
       path: '/v1/accounts/request-password-reset',
+      input: 'body',
     },
     resetPassword: {
       method: 'POST',
       path: '/v1/accounts/reset-password',
-    },
-  },
-  idp: {
-    start: {
-      method: 'GET',
-      path: '/v1/auth/idp/start',
-    },
-    callback: {
-      method: 'GET',
-      path: '/v1/auth/idp/callback',
+      input: 'body',
     },
   },
   public: {
-    getEvent: {
+    retrieveEvent: {
       method: 'GET',
       path: '/v1/public/events/:id',
+      params: ['id'],
     },
-    tableSummary: {
+    retrieveTableSummary: {
       method: 'GET',
       path: '/v1/public/events/:id/table-summary',
+      params: ['id'],
+      input: 'query',
     },
-    recap: {
+    retrieveRecap: {
       method: 'GET',
       path: '/v1/public/events/:id/recap',
+      params: ['id'],
     },
-    content: {
+    retrieveContent: {
       method: 'GET',
       path: '/v1/public/events/:id/content',
+      params: ['id'],
     },
-    asset: {
+    retrieveAsset: {
       method: 'GET',
       path: '/v1/public/assets/:id',
+      params: ['id'],
     },
     register: {
       method: 'POST',
       path: '/v1/public/events/:id/register',
+      params: ['id'],
+      input: 'body',
     },
     enter: {
       method: 'POST',
       path: '/v1/public/events/:id/enter',
+      params: ['id'],
+      input: 'body',
     },
     helpChat: {
       method: 'POST',
       path: '/v1/help/chat',
+      input: 'body',
     },
   },
   gateway: {
     token: {
       method: 'POST',
       path: '/v1/auth/gateway-token',
+      input: 'body',
     },
     guestSession: {
       method: 'POST',
       path: '/v1/events/:id/guest-session',
+      params: ['id'],
+      input: 'body',
     },
   },
   guestIntegrations: {
     create: {
       method: 'POST',
       path: '/v1/workspaces/:id/guest-integrations',
+      params: ['id'],
+      input: 'body',
     },
     list: {
       method: 'GET',
       path: '/v1/workspaces/:id/guest-integrations',
+      params: ['id'],
+      input: 'query',
+      items: 'integrations',
     },
     delete: {
       method: 'DELETE',
       path: '/v1/workspaces/:id/guest-integrations/:integrationId',
+      params: ['id', 'integrationId'],
     },
   },
   workspaces: {
     create: {
       method: 'POST',
       path: '/v1/workspaces',
+      input: 'body',
     },
     list: {
       method: 'GET',
       path: '/v1/workspaces',
+      input: 'query',
+      items: 'workspaces',
     },
     update: {
       method: 'PATCH',
       path: '/v1/workspaces/:id',
+      params: ['id'],
+      input: 'body',
     },
     createSession: {
       method: 'POST',
       path: '/v1/workspaces/:id/session',
+      params: ['id'],
     },
   },
   members: {
     list: {
       method: 'GET',
       path: '/v1/workspaces/:id/members',
+      params: ['id'],
+      input: 'query',
+      items: 'members',
     },
     leave: {
       method: 'DELETE',
       path: '/v1/workspaces/:id/members/me',
+      params: ['id'],
     },
     update: {
       method: 'PATCH',
       path: '/v1/workspaces/:id/members/:memberId',
+      params: ['id', 'memberId'],
+      input: 'body',
     },
-    remove: {
+    delete: {
       method: 'DELETE',
       path: '/v1/workspaces/:id/members/:memberId',
+      params: ['id', 'memberId'],
     },
   },
   apiKeys: {
     list: {
       method: 'GET',
       path: '/v1/workspaces/:id/api-keys',
+      params: ['id'],
+      input: 'query',
+      items: 'apiKeys',
     },
     create: {
       method: 'POST',
       path: '/v1/workspaces/:id/api-keys',
+      params: ['id'],
+      input: 'body',
     },
     delete: {
       method: 'DELETE',
       path: '/v1/workspaces/:id/api-keys/:keyId',
+      params: ['id', 'keyId'],
     },
     createWithKey: {
       method: 'POST',
       path: '/v1/api-keys',
+      input: 'body',
     },
   },
   invites: {
     create: {
       method: 'POST',
       path: '/v1/workspaces/:id/invites',
+      params: ['id'],
+      input: 'body',
     },
     list: {
       method: 'GET',
       path: '/v1/workspaces/:id/invites',
+      params: ['id'],
+      input: 'query',
+      items: 'invites',
     },
-    revoke: {
+    delete: {
       method: 'DELETE',
       path: '/v1/workspaces/:id/invites/:inviteId',
+      params: ['id', 'inviteId'],
     },
-    preview: {
+    retrieve: {
       method: 'GET',
       path: '/v1/invites/:token',
+      params: ['token'],
     },
     accept: {
       method: 'POST',
       path: '/v1/invites/:token/accept',
+      params: ['token'],
     },
   },
   events: {
     create: {
       method: 'POST',
       path: '/v1/events',
+      input: 'body',
     },
     list: {
       method: 'GET',
       path: '/v1/events',
+      input: 'query',
       items: 'events',
     },
-    get: {
+    retrieve: {
       method: 'GET',
       path: '/v1/events/:id',
+      params: ['id'],
     },
     update: {
       method: 'PATCH',
       path: '/v1/events/:id',
+      params: ['id'],
+      input: 'body',
     },
     delete: {
       method: 'DELETE',
       path: '/v1/events/:id',
+      params: ['id'],
     },
     publish: {
       method: 'POST',
       path: '/v1/events/:id/publish',
+      params: ['id'],
     },
     start: {
       method: 'POST',
       path: '/v1/events/:id/start',
+      params: ['id'],
     },
     advance: {
       method: 'POST',
       path: '/v1/events/:id/advance',
+      params: ['id'],
+      input: 'body',
     },
     end: {
       method: 'POST',
       path: '/v1/events/:id/end',
+      params: ['id'],
     },
   },
   phases: {
-    append: {
+    create: {
       method: 'POST',
       path: '/v1/events/:id/phases',
+      params: ['id'],
+      input: 'body',
     },
     update: {
       method: 'PATCH',
       path: '/v1/phases/:id',
+      params: ['id'],
+      input: 'body',
     },
     extend: {
       method: 'POST',
       path: '/v1/phases/:id/extend',
+      params: ['id'],
+      input: 'body',
     },
   },
   users: {
     list: {
       method: 'GET',
       path: '/v1/users',
+      input: 'query',
+      items: 'users',
     },
     upsert: {
       method: 'POST',
       path: '/v1/users',
+      input: 'body',
     },
   },
   memberships: {
     create: {
       method: 'POST',
       path: '/v1/events/:id/memberships',
+      params: ['id'],
+      input: 'body',
     },
     list: {
       method: 'GET',
       path: '/v1/events/:id/memberships',
+      params: ['id'],
+      input: 'query',
+      items: 'memberships',
     },
-    get: {
+    retrieve: {
       method: 'GET',
       path: '/v1/events/:id/memberships/:membershipId',
+      params: ['id', 'membershipId'],
     },
     delete: {
       method: 'DELETE',
       path: '/v1/events/:id/memberships/:membershipId',
+      params: ['id', 'membershipId'],
     },
   },
   questions: {
     list: {
       method: 'GET',
       path: '/v1/events/:id/questions',
+      params: ['id'],
+      input: 'query',
+      items: 'questions',
+    },
+  },
+  polls: {
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/polls',
+      params: ['id'],
+      input: 'query',
+      items: 'polls',
+    },
+  },
+  reactions: {
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/reactions',
+      params: ['id'],
+      input: 'query',
+      items: 'reactions',
+    },
+  },
+  chat: {
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/chat',
+      params: ['id'],
+      input: 'query',
+      items: 'messages',
     },
   },
   webhooks: {
     create: {
       method: 'POST',
       path: '/v1/webhooks',
+      input: 'body',
     },
     list: {
       method: 'GET',
       path: '/v1/webhooks',
+      input: 'query',
+      items: 'webhooks',
     },
-    get: {
+    retrieve: {
       method: 'GET',
       path: '/v1/webhooks/:id',
+      params: ['id'],
     },
     update: {
       method: 'PATCH',
       path: '/v1/webhooks/:id',
+      params: ['id'],
+      input: 'body',
     },
     delete: {
       method: 'DELETE',
       path: '/v1/webhooks/:id',
+      params: ['id'],
     },
     rotateSecret: {
       method: 'POST',
       path: '/v1/webhooks/:id/rotate-secret',
+      params: ['id'],
     },
     test: {
       method: 'POST',
       path: '/v1/webhooks/:id/test',
+      params: ['id'],
+      input: 'body',
     },
     listDeliveries: {
       method: 'GET',
       path: '/v1/webhooks/:id/deliveries',
+      params: ['id'],
+      input: 'query',
       items: 'deliveries',
     },
     retryDelivery: {
       method: 'POST',
       path: '/v1/webhooks/:id/deliveries/:deliveryId/retry',
+      params: ['id', 'deliveryId'],
+    },
+    redeliver: {
+      method: 'POST',
+      path: '/v1/webhooks/:id/redeliver',
+      params: ['id'],
+      input: 'body',
+    },
+  },
+  eventLog: {
+    list: {
+      method: 'GET',
+      path: '/v1/event-log',
+      input: 'query',
+      items: 'events',
     },
   },
   broadcast: {
     start: {
       method: 'POST',
       path: '/v1/events/:id/broadcast/start',
+      params: ['id'],
     },
     pause: {
       method: 'POST',
       path: '/v1/events/:id/broadcast/pause',
+      params: ['id'],
     },
   },
   content: {
     createRecording: {
       method: 'POST',
       path: '/v1/events/:id/recordings',
+      params: ['id'],
+      input: 'body',
     },
     listRecordings: {
       method: 'GET',
       path: '/v1/events/:id/recordings',
+      params: ['id'],
+      input: 'query',
+      items: 'recordings',
     },
     deleteRecording: {
       method: 'DELETE',
       path: '/v1/recordings/:id',
+      params: ['id'],
     },
     createTranscript: {
       method: 'POST',
       path: '/v1/events/:id/transcripts',
+      params: ['id'],
+      input: 'body',
     },
     listTranscripts: {
       method: 'GET',
       path: '/v1/events/:id/transcripts',
+      params: ['id'],
+      input: 'query',
+      items: 'transcripts',
     },
     deleteTranscript: {
       method: 'DELETE',
       path: '/v1/transcripts/:id',
+      params: ['id'],
     },
     createClip: {
       method: 'POST',
       path: '/v1/recordings/:id/clips',
+      params: ['id'],
+      input: 'body',
     },
     listClips: {
       method: 'GET',
       path: '/v1/recordings/:id/clips',
+      params: ['id'],
+      input: 'query',
+      items: 'clips',
     },
     deleteClip: {
       method: 'DELETE',
       path: '/v1/clips/:id',
+      params: ['id'],
     },
   },
-  dev: {
-    mailbox: {
+  registrations: {
+    retrieveSettings: {
       method: 'GET',
-      path: '/v1/dev/mailbox',
+      path: '/v1/events/:id/registration-settings',
+      params: ['id'],
+    },
+    updateSettings: {
+      method: 'PUT',
+      path: '/v1/events/:id/registration-settings',
+      params: ['id'],
+      input: 'body',
+    },
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/registrations',
+      params: ['id'],
+      input: 'query',
+      items: 'registrations',
+    },
+    retrieveExport: {
+      method: 'GET',
+      path: '/v1/events/:id/registrations/export.csv',
+      params: ['id'],
+      input: 'query',
+    },
+    retrieve: {
+      method: 'GET',
+      path: '/v1/events/:id/registrations/:registrationId',
+      params: ['id', 'registrationId'],
+    },
+    approve: {
+      method: 'POST',
+      path: '/v1/events/:id/registrations/:registrationId/approve',
+      params: ['id', 'registrationId'],
+    },
+    cancel: {
+      method: 'POST',
+      path: '/v1/events/:id/registrations/:registrationId/cancel',
+      params: ['id', 'registrationId'],
+    },
+  },
+  registrant: {
+    cancel: {
+      method: 'POST',
+      path: '/v1/public/events/:id/registration/cancel',
+      params: ['id'],
+      input: 'body',
+    },
+    retrieveCalendar: {
+      method: 'GET',
+      path: '/v1/public/registrations/:id/calendar.ics',
+      params: ['id'],
+    },
+  },
+  attendance: {
+    retrieveSummary: {
+      method: 'GET',
+      path: '/v1/events/:id/attendance',
+      params: ['id'],
+    },
+    listAttendees: {
+      method: 'GET',
+      path: '/v1/events/:id/attendance/attendees',
+      params: ['id'],
+      input: 'query',
+      items: 'attendees',
+    },
+    retrieveExport: {
+      method: 'GET',
+      path: '/v1/events/:id/attendance/export.csv',
+      params: ['id'],
+    },
+  },
+  liveTokens: {
+    create: {
+      method: 'POST',
+      path: '/v1/events/:id/live-tokens',
+      params: ['id'],
+      input: 'body',
+    },
+  },
+  liveJoinLinks: {
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/join-links',
+      params: ['id'],
+      input: 'query',
+      items: 'joinLinks',
+    },
+    create: {
+      method: 'POST',
+      path: '/v1/events/:id/join-links',
+      params: ['id'],
+      input: 'body',
+    },
+    delete: {
+      method: 'DELETE',
+      path: '/v1/events/:id/join-links/:linkId',
+      params: ['id', 'linkId'],
+    },
+    retrieveOpen: {
+      method: 'GET',
+      path: '/v1/join/:code',
+      params: ['code'],
+    },
+  },
+  liveParticipants: {
+    list: {
+      method: 'GET',
+      path: '/v1/events/:id/live/participants',
+      params: ['id'],
+      input: 'query',
+      items: 'participants',
+    },
+    remove: {
+      method: 'POST',
+      path: '/v1/events/:id/live/participants/:participantId/remove',
+      params: ['id', 'participantId'],
+      input: 'body',
+    },
+    ban: {
+      method: 'POST',
+      path: '/v1/events/:id/live/participants/:participantId/ban',
+      params: ['id', 'participantId'],
+      input: 'body',
+    },
+    unban: {
+      method: 'DELETE',
+      path: '/v1/events/:id/live/participants/:participantId/ban',
+      params: ['id', 'participantId'],
+    },
+    mute: {
+      method: 'POST',
+      path: '/v1/events/:id/live/participants/:participantId/mute',
+      params: ['id', 'participantId'],
+    },
+    unmute: {
+      method: 'DELETE',
+      path: '/v1/events/:id/live/participants/:participantId/mute',
+      params: ['id', 'participantId'],
+    },
+  },
+  liveRoom: {
+    retrieve: {
+      method: 'GET',
+      path: '/v1/events/:id/live/room',
+      params: ['id'],
+    },
+    update: {
+      method: 'PATCH',
+      path: '/v1/events/:id/live/room',
+      params: ['id'],
+      input: 'body',
+    },
+    deleteChatMessage: {
+      method: 'DELETE',
+      path: '/v1/events/:id/live/chat/:messageId',
+      params: ['id', 'messageId'],
+    },
+    deleteQuestion: {
+      method: 'DELETE',
+      path: '/v1/events/:id/live/questions/:questionId',
+      params: ['id', 'questionId'],
     },
   },
 } as const;
@@ -2419,4 +3996,12 @@ export const webhookEventTypes = [
   'transcript.ready',
   'clip.ready',
   'question.created',
+  'event.updated',
+  'event.canceled',
+  'event.deleted',
+  'event.attendance_ready',
+  'registration.created',
+  'registration.updated',
+  'participant.removed',
+  'participant.banned',
 ] as const;

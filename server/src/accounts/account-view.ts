@@ -1,16 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { problem } from '../lib/problem';
 import { iso, sql } from '../db/sql';
+import type { z } from 'zod';
+import type { accountSchema } from '@gathercast/contract';
 
-export interface AccountView {
-  id: string;
-  email: string;
-  name: string;
-  emailVerified: boolean;
-  emails: { email: string; primary: boolean; verified: boolean }[];
-  workspaces: { id: string; name: string; slug: string; role: 'owner' | 'admin' | 'member' }[];
-  createdAt: string;
-}
+/** As the contract says (`accountSchema`). */
+export type AccountView = z.infer<typeof accountSchema>;
 
 /** The account as every account route returns it: its emails (primary first) and workspaces. */
 export async function accountView(em: EntityManager, accountId: string): Promise<AccountView> {

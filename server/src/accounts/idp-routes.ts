@@ -2,7 +2,7 @@ import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { AppContext } from '../lib/context';
 import { readCookie, setSessionCookie } from '../http/cookies';
-import { problem } from '../lib/problem';
+import { invalidField, problem } from '../lib/problem';
 import { IdentityProvider } from './idp';
 
 const s = initServer();
@@ -14,9 +14,12 @@ const statePath = '/v1/auth/idp';
 function safeReturnTo(returnTo: string | undefined): string {
   if (returnTo === undefined) return '/';
   if (!returnTo.startsWith('/') || returnTo.startsWith('//') || returnTo.includes('\\')) {
-    throw problem('bad_request', 'returnTo must be a path on this service', {
-      errors: [{ path: 'query.returnTo', message: 'must start with a single /' }],
-    });
+    throw invalidField(
+      'query.returnTo',
+      'invalid_value',
+      'must start with a single /',
+      'returnTo must be a path on this service',
+    );
   }
   return returnTo;
 }

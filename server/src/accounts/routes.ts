@@ -1,6 +1,7 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
+import { clientAddress } from '../http/client-address';
 import type { AppContext } from '../lib/context';
 import { clearSessionCookie, setSessionCookie } from '../http/cookies';
 import { setRateLimitHeaders } from '../http/rate-limit-headers';
@@ -15,7 +16,7 @@ const fifteenMinutes = 15 * 60;
 export function accountsDeps(ctx: AppContext): AccountsDeps {
   return {
     config: ctx.config,
-    mailer: ctx.mailer,
+    emails: ctx.emails,
     logger: ctx.logger,
     loginFailures: {
       byEmail: ctx.rateLimits.limit({ keyPrefix: 'login_email', points: 10, durationSeconds: fifteenMinutes }),
@@ -30,12 +31,12 @@ function signedIn(ctx: AppContext, res: Response, { account, session }: SignedIn
   return { ...account, sessionToken: session.token };
 }
 
-const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
 
 export function accountsRoutes(ctx: AppContext) {
   const deps = accountsDeps(ctx);
   return s.router(contract.accounts, {
     signup: async ({ body, req, res }) => {
+      setRateLimitHeaders(res, await ctx.abuseLimits.consume('signup', { address: clientAddress(req), target: body.email }));
       const result = await signup(req.em, deps, body);
       return { status: 201, body: { ...signedIn(ctx, res, result), ...(result.verifyUrl ? { verifyUrl: result.verifyUrl } : {}) } };
     },
@@ -54,10 +55,11 @@ export function accountsRoutes(ctx: AppContext) {
     },
     me: async ({ req }) => ({ status: 200, body: await accountView(req.em, req.auth.accountId!) }),
     verify: async ({ body, req }) => ({ status: 200, body: await verifyAccountEmail(req.em, body.token) }),
-    requestPasswordReset: async ({ body, req }) => ({
-      status: 200,
-      body: await requestPasswordReset(req.em, deps, body.email),
-    }),
+    requestPasswordReset: async ({ body, req, res }) => {
+      const target = { address: clientAddress(req), target: body.email };
+      setRateLimitHeaders(res, await ctx.abuseLimits.consume('password_reset', target));
+      return { status: 200, body: await requestPasswordReset(req.em, deps, body.email) };
+    },
     resetPassword: async ({ body, req }) => {
       const result = await resetPassword(req.em, { ...body, currentSessionId: req.auth.session?.id });
       // The account's other sessions end: on every process before this answer.

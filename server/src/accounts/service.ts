@@ -2,22 +2,20 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { sendQuietly } from '../email/create-mailer';
-import type { Mailer } from '../email/mailer';
+import type { EmailQueue } from '../email/queue';
 import { resetEmail, verifyEmail } from '../email/templates';
 import { problem } from '../lib/problem';
 import { type RateLimit, type RateLimitState, tightest } from '../lib/rate-limits';
-import { consumeAccountToken, expireAccountTokens, issueAccountToken } from '../identity/account-tokens';
+import { consumeAccountToken, expireAccountTokens, issueAccountToken, issueAccountTokenByEmail } from '../identity/account-tokens';
 import { hashPassword, verifyPassword } from '../identity/passwords';
 import { createAccountSession, type IssuedSession, revokeOtherSessions } from '../identity/sessions';
 import { isUniqueViolation, sql } from '../db/sql';
-import { newSecret, secretPrefixes } from '../lib/secrets';
 import { createWorkspace } from '../workspaces/service';
 import { type AccountView, accountView, findAccountByEmail } from './account-view';
 
 export interface AccountsDeps {
   config: Config;
-  mailer: Mailer;
+  emails: EmailQueue;
   logger: Logger;
   /** Failed logins per email and per client address (10 per 15 minutes each). */
   loginFailures: { byEmail: RateLimit; byAddress: RateLimit };
@@ -54,7 +52,7 @@ export async function insertAccount(
 
 /**
  * Creates the account, its primary email, its first workspace (owner, generated slug, first default
- * key) and a session, then sends the verification email. `verifyUrl` only in email dev mode.
+ * key), a session and the verification email, in one transaction. `verifyUrl` only in email dev mode.
  */
 export async function signup(
   em: EntityManager,
@@ -62,19 +60,18 @@ export async function signup(
   input: { email: string; password: string; name: string },
 ): Promise<SignedIn & { verifyUrl?: string }> {
   const passwordHash = await hashPassword(input.password);
-  const { accountId, session, verifyToken } = await em.transactional(async (tx) => {
+  const { accountId, session, link } = await em.transactional(async (tx) => {
     const accountId = await insertAccount(tx, { email: input.email, name: input.name, passwordHash, verified: false });
     await createWorkspace(tx, accountId, { name: `${input.name}'s workspace` });
-    const verifyToken = await issueAccountToken(tx, 'verify', accountId, input.email);
+    const link = verifyLink(deps.config, await issueAccountToken(tx, 'verify', accountId, input.email));
+    await deps.emails.enqueue(tx, verifyEmail(input.email, input.name, link));
     const session = await createAccountSession(tx, accountId);
-    return { accountId, session, verifyToken };
+    return { accountId, session, link };
   });
-  const link = verifyLink(deps.config, verifyToken);
-  await sendQuietly(deps.mailer, deps.logger, verifyEmail(input.email, input.name, link));
   return {
     account: await accountView(em, accountId),
     session,
-    ...(deps.mailer.devMode ? { verifyUrl: link } : {}),
+    ...(deps.emails.devMode ? { verifyUrl: link } : {}),
   };
 }
 
@@ -113,23 +110,23 @@ export async function verifyAccountEmail(em: EntityManager, token: string): Prom
 }
 
 /**
- * The same answer whatever the address: in email dev mode even an unknown address gets a
- * well-formed resetUrl (a token that was never stored), so the answer reveals nothing.
+ * The same answer, and the same work, whatever the address: one transaction of the same two
+ * statements on both paths (store the token if an account holds the address; queue the email if the
+ * token was stored), so neither the answer nor its timing tells whether the address has an account.
+ * In email dev mode even an unknown address gets a well-formed resetUrl (a token that was never stored).
  */
 export async function requestPasswordReset(
   em: EntityManager,
   deps: AccountsDeps,
   email: string,
 ): Promise<{ requested: true; resetUrl?: string }> {
-  const account = await findAccountByEmail(em, email);
-  let token: string;
-  if (account) {
-    token = await issueAccountToken(em, 'reset', account.id, email);
-    await sendQuietly(deps.mailer, deps.logger, resetEmail(email, resetLink(deps.config, token)));
-  } else {
-    token = newSecret(secretPrefixes.reset);
-  }
-  return { requested: true, ...(deps.mailer.devMode ? { resetUrl: resetLink(deps.config, token) } : {}) };
+  const link = await em.transactional(async (tx) => {
+    const { token, issued } = await issueAccountTokenByEmail(tx, 'reset', email);
+    const link = resetLink(deps.config, token);
+    await deps.emails.enqueue(tx, resetEmail(email, link), { onlyIf: issued });
+    return link;
+  });
+  return { requested: true, ...(deps.emails.devMode ? { resetUrl: link } : {}) };
 }
 
 /** Single use; sets the password and ends every other session of the account (and other reset links). */

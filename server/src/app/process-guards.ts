@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 export const fatalCloseTimeoutMs = 5000;
 
 export interface ProcessGuardOptions {
-  /** Closes the server (sockets 1001, drain, database stopped); called once on an uncaught exception. */
+  /** Closes the server (sockets 1012, drain, database stopped); called once on an uncaught exception. */
   close?: () => Promise<void>;
   exit?: (code: number) => void;
 }

@@ -3,26 +3,33 @@ import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import { idpRoutes } from '../accounts/idp-routes';
 import { accountsRoutes } from '../accounts/routes';
-import type { AppContext } from '../lib/context';
+import { chatRoutes, pollsRoutes, reactionsRoutes } from '../audience/routes';
 import { broadcastRoutes } from '../broadcasts/routes';
 import { contentPublicRoutes, contentRoutes } from '../content/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
-import { helpRoutes } from '../help/routes';
 import { gatewayRoutes, guestIntegrationsRoutes } from '../gateway/routes';
+import { helpRoutes } from '../help/routes';
 import { invitesRoutes } from '../invites/routes';
+import type { AppContext } from '../lib/context';
+import { problem } from '../lib/problem';
 import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
 import { phasesRoutes } from '../phases/routes';
 import { publicRoutes } from '../public/routes';
 import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
-import { webhooksRoutes } from '../webhooks/routes';
-import { problem } from '../lib/problem';
+import { eventLogRoutes, webhooksRoutes } from '../webhooks/routes';
+import { registrantRoutes, registrationsRoutes } from '../registrations/routes';
+import { attendanceRoutes } from '../attendance/routes';
+import { liveAccessRoutes } from '../gateway/live-access-routes';
+import { type LiveRoomAccess, liveControlRoutes } from '../live/control/routes';
 
 /**
  * Each domain contributes the ts-rest handlers of its part of the contract. A route no domain
  * implements yet answers 501 `not_implemented` (and nothing else may answer 501).
  */
-export function domainRouters(ctx: AppContext): Record<string, unknown> {
+export function domainRouters(ctx: AppContext, live: LiveRoomAccess): Record<string, unknown> {
+  const access = liveAccessRoutes(ctx);
+  const room = liveControlRoutes(ctx, live);
   return {
     dev: devRoutes(ctx),
     events: eventsRoutes(ctx),
@@ -30,6 +37,9 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     users: usersRoutes(),
     memberships: membershipsRoutes(),
     questions: questionsRoutes(),
+    polls: pollsRoutes(),
+    reactions: reactionsRoutes(),
+    chat: chatRoutes(),
     public: { ...publicRoutes(ctx), ...helpRoutes(ctx), ...contentPublicRoutes() },
     content: contentRoutes(ctx),
     accounts: accountsRoutes(ctx),
@@ -39,9 +49,17 @@ export function domainRouters(ctx: AppContext): Record<string, unknown> {
     apiKeys: apiKeysRoutes(ctx),
     invites: invitesRoutes(ctx),
     webhooks: webhooksRoutes(ctx),
+    eventLog: eventLogRoutes(ctx),
     broadcast: broadcastRoutes(ctx),
     gateway: gatewayRoutes(ctx),
     guestIntegrations: guestIntegrationsRoutes(ctx),
+    registrations: registrationsRoutes(ctx),
+    registrant: registrantRoutes(ctx),
+    attendance: attendanceRoutes(),
+    liveTokens: access.tokens,
+    liveJoinLinks: access.joinLinks,
+    liveParticipants: room.participants,
+    liveRoom: room.room,
   };
 }
 
@@ -62,6 +80,6 @@ export function completeRouter(
   return out;
 }
 
-export function buildRouter(ctx: AppContext) {
-  return completeRouter(contract, domainRouters(ctx));
+export function buildRouter(ctx: AppContext, live: LiveRoomAccess) {
+  return completeRouter(contract, domainRouters(ctx, live));
 }

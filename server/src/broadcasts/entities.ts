@@ -7,13 +7,22 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 export const Broadcast = defineEntity({
   name: 'Broadcast',
   tableName: 'broadcast',
+  indexes: [
+    {
+      name: 'broadcast_running_event_idx',
+      expression:
+        "CREATE UNIQUE INDEX broadcast_running_event_idx ON public.broadcast USING btree (event_id) WHERE (status <> 'ended'::text)",
+    },
+  ],
+  uniques: [{ name: 'broadcast_phase_id_key', properties: ['phaseId'] }],
+  checks: [{ name: 'broadcast_check', expression: "(status = 'ended'::text) = (ended_at IS NOT NULL)" }],
   properties: (p) => ({
     id: p.uuid().primary(),
     eventId: p.uuid(),
     phaseId: p.uuid(),
     status: p.enum(['live', 'paused', 'ended'] as const),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
+    createdAt: p.datetime().defaultRaw('now()'),
+    updatedAt: p.datetime().defaultRaw('now()'),
     liveAt: p.datetime(),
     pausedAt: p.datetime().nullable(),
     endedAt: p.datetime().nullable(),

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { iso, sql } from '../db/sql';
-import type { RequestAuth } from '../http/auth';
+import type { RequestAuth } from '../lib/actor';
 import { notFound } from '../lib/problem';
 import { findPublicEvent } from '../public/access';
 import { publicCastOf } from '../public/view-service';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext } from '../lib/context';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { sql } from '../db/sql';
-import { notFound, problem } from '../lib/problem';
+import { type FieldError, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import {
   type ClipRow,
@@ -14,7 +15,9 @@ import {
   toClip,
   toRecording,
 } from './rows';
-import { eventOfWorkspace, recordingOfWorkspace } from './scope';
+import { eventOfWorkspace } from '../events/locks';
+import { recordingOfWorkspace } from './scope';
+import { ofWorkspace } from '../lib/tenancy';
 
 type Bus = Pick<AppContext, 'bus'>;
 
@@ -31,7 +34,7 @@ export function createRecording(
   input: { url: string; durationSeconds?: number },
 ): Promise<RecordingView> {
   return em.transactional(async (tx) => {
-    const event = await eventOfWorkspace(tx, actor, eventId, true);
+    const event = await eventOfWorkspace(tx, actor, eventId, 'key share');
     const [row] = await sql<RecordingRow>(
       tx,
       `insert into recording (id, event_id, url, duration_seconds) values (?, ?, ?, ?) returning ${recordingColumns}`,
@@ -49,14 +52,15 @@ export function createRecording(
 }
 
 /** Newest first. */
-export async function listRecordings(em: EntityManager, actor: Actor, eventId: string) {
+/** Newest first. */
+export async function listRecordings(em: EntityManager, actor: Actor, eventId: string, input: PageInput) {
   await eventOfWorkspace(em, actor, eventId);
-  const rows = await sql<RecordingRow>(
+  const page = await timeOrderedPage<RecordingRow>(
     em,
-    `select ${recordingColumns} from recording where event_id = ? order by created_at desc, id`,
-    [eventId],
+    { select: `select ${recordingColumns} from recording where event_id = ?`, params: [eventId], newestFirst: true },
+    input,
   );
-  return { recordings: rows.map(toRecording) };
+  return { recordings: page.rows.map(toRecording), nextCursor: page.nextCursor };
 }
 
 /** Deletes the recording and (by cascade) its clips; its transcripts stay, unlinked. */
@@ -67,7 +71,7 @@ export async function deleteRecording(em: EntityManager, actor: Actor, recording
       where r.id = ? and e.id = r.event_id and e.workspace_id = ? returning r.id`,
     [recordingId, actor.workspaceId],
   );
-  if (!rows[0]) throw notFound('Recording');
+  ofWorkspace(rows[0], 'Recording');
 }
 
 /**
@@ -110,20 +114,22 @@ export function createClip(
 }
 
 function checkClipBounds(input: { startSeconds: number; endSeconds: number }, duration: number | null): void {
-  const errors: { path: string; message: string }[] = [];
+  const errors: FieldError[] = [];
   if (input.endSeconds <= input.startSeconds) {
-    errors.push({ path: 'body.endSeconds', message: 'must be greater than startSeconds' });
+    errors.push({ path: 'body.endSeconds', code: 'invalid_value', message: 'must be greater than startSeconds' });
   }
   if (duration !== null) {
     if (input.startSeconds >= duration) {
       errors.push({
         path: 'body.startSeconds',
+        code: 'too_large',
         message: `must be less than the recording's duration (${duration} s)`,
       });
     }
     if (input.endSeconds > duration) {
       errors.push({
         path: 'body.endSeconds',
+        code: 'too_large',
         message: `must not exceed the recording's duration (${duration} s)`,
       });
     }
@@ -134,14 +140,14 @@ function checkClipBounds(input: { startSeconds: number; endSeconds: number }, du
 }
 
 /** Oldest first: the order of the cuts as they were requested. */
-export async function listClips(em: EntityManager, actor: Actor, recordingId: string) {
+export async function listClips(em: EntityManager, actor: Actor, recordingId: string, input: PageInput) {
   await recordingOfWorkspace(em, actor, recordingId);
-  const rows = await sql<ClipRow>(
+  const page = await timeOrderedPage<ClipRow>(
     em,
-    `select ${clipColumns} from clip where recording_id = ? order by created_at, id`,
-    [recordingId],
+    { select: `select ${clipColumns} from clip where recording_id = ?`, params: [recordingId] },
+    input,
   );
-  return { clips: rows.map(toClip) };
+  return { clips: page.rows.map(toClip), nextCursor: page.nextCursor };
 }
 
 export async function deleteClip(em: EntityManager, actor: Actor, clipId: string): Promise<void> {
@@ -150,5 +156,5 @@ export async function deleteClip(em: EntityManager, actor: Actor, clipId: string
     `delete from clip c using event e where c.id = ? and e.id = c.event_id and e.workspace_id = ? returning c.id`,
     [clipId, actor.workspaceId],
   );
-  if (!rows[0]) throw notFound('Clip');
+  ofWorkspace(rows[0], 'Clip');
 }

@@ -22,9 +22,9 @@ export const contentRoutes = (ctx: AppContext) =>
       status: 201,
       body: await createRecording(ctx, req.em, actorOf(req), params.id, body),
     }),
-    listRecordings: async ({ req, params }) => ({
+    listRecordings: async ({ req, params, query }) => ({
       status: 200,
-      body: await listRecordings(req.em, actorOf(req), params.id),
+      body: await listRecordings(req.em, actorOf(req), params.id, query),
     }),
     deleteRecording: async ({ req, params }) => {
       await deleteRecording(req.em, actorOf(req), params.id);
@@ -34,9 +34,9 @@ export const contentRoutes = (ctx: AppContext) =>
       status: 201,
       body: await createTranscript(ctx, req.em, actorOf(req), params.id, body),
     }),
-    listTranscripts: async ({ req, params }) => ({
+    listTranscripts: async ({ req, params, query }) => ({
       status: 200,
-      body: await listTranscripts(req.em, actorOf(req), params.id),
+      body: await listTranscripts(req.em, actorOf(req), params.id, query),
     }),
     deleteTranscript: async ({ req, params }) => {
       await deleteTranscript(req.em, actorOf(req), params.id);
@@ -46,9 +46,9 @@ export const contentRoutes = (ctx: AppContext) =>
       status: 201,
       body: await createClip(ctx, req.em, actorOf(req), params.id, body),
     }),
-    listClips: async ({ req, params }) => ({
+    listClips: async ({ req, params, query }) => ({
       status: 200,
-      body: await listClips(req.em, actorOf(req), params.id),
+      body: await listClips(req.em, actorOf(req), params.id, query),
     }),
     deleteClip: async ({ req, params }) => {
       await deleteClip(req.em, actorOf(req), params.id);

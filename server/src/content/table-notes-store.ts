@@ -33,7 +33,7 @@ export const tableLabel = (n: number) => `Table ${n}`;
 
 /**
  * Writes each table's notes and one `gcn_` token per recipient (only the hash is stored), inside
- * the transcript's transaction. Returns the emails to send once it has committed.
+ * the transcript's transaction. Returns the emails to queue in it.
  */
 export async function storeTableNotes(
   tx: EntityManager,
@@ -82,19 +82,14 @@ export async function storeTableNotes(
   return emails;
 }
 
-/** Sends the table-notes emails after the commit; a failed send is logged, never undoes the ingest. */
-export async function sendTableNotes(
-  ctx: Pick<AppContext, 'mailer' | 'logger'>,
+/** Queues the table-notes emails in the transcript's transaction: a mail outage never undoes the ingest. */
+export async function queueTableNotes(
+  ctx: Pick<AppContext, 'emails'>,
+  tx: EntityManager,
   eventTitle: string,
   emails: PendingEmail[],
 ) {
-  for (const e of emails) {
-    try {
-      await ctx.mailer.send(tableNotesEmail(e.to, e.name, eventTitle, e.tableLabel, e.link));
-    } catch (err) {
-      ctx.logger.error({ err }, 'table-notes email could not be sent');
-    }
-  }
+  for (const e of emails) await ctx.emails.enqueue(tx, tableNotesEmail(e.to, e.name, eventTitle, e.tableLabel, e.link));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { englishStopwords } from '../lib/stopwords';
 import type { Segment, SpeakerStat } from './rows';
 
 /**
@@ -6,21 +7,15 @@ import type { Segment, SpeakerStat } from './rows';
  * the same segments always give the same result.
  */
 
-const stopwords = new Set(
-  `a about above after again against all also am an and any are aren't as at be because been before being
-below between both but by can can't could couldn't did didn't do does doesn't doing don't down during each
-few for from further get got had hadn't has hasn't have haven't having he he'd he'll he's her here here's
-hers herself him himself his how how's i i'd i'll i'm i've if in into is isn't it it's its itself just
-know let's like me more most mustn't my myself no nor not now of off on once only or other ought our ours
-ourselves out over own really right same say said shan't she she'd she'll she's should shouldn't so some
-such than that that's the their theirs them themselves then there there's these they they'd they'll
-they're they've thing things think this those through to too under until up very was wasn't we we'd we'll
-we're we've well were weren't what what's when when's where where's which while who who's whom why why's
-will with won't would wouldn't yeah yes you you'd you'll you're you've your yours yourself yourselves
-okay ok um uh going want gonna kind lot maybe much one two many even still back make made see way`.split(
-    /\s+/,
-  ),
-);
+/** The shared English function words, plus what transcribed speech has: fillers and contractions. */
+const stopwords = new Set([
+  ...englishStopwords,
+  ...`against aren't couldn't didn't hadn't hasn't haven't he'd he'll he's here's herself himself how's
+i'd i'll let's like mustn't ought ourselves right say said shan't she'd she'll she's shouldn't
+that's themselves they'd they'll they're they've think wasn't we'd we'll we're we've well weren't
+what's when's where's who's why's won't wouldn't yeah yes you'd you'll you're you've yourselves um
+uh going gonna kind lot maybe much one two many even back made see`.split(/\s+/),
+]);
 
 export interface Sentence {
   text: string;

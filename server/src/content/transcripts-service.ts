@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppContext } from '../lib/context';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { sql } from '../db/sql';
 import { phasesOf } from '../events/locks';
-import { notFound, problem } from '../lib/problem';
+import { invalidField, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import {
   type Segment,
@@ -12,17 +13,18 @@ import {
   toTranscript,
   transcriptColumns,
 } from './rows';
-import { eventOfWorkspace } from './scope';
+import { eventOfWorkspace } from '../events/locks';
 import { digestTable, type GeneratedSummary, summarize } from './summary-engine';
 import { breakoutPrompts, buildTableNotes, splitByTable } from './table-notes';
-import { type PreparedTable, resolveUsers, sendTableNotes, storeTableNotes } from './table-notes-store';
+import { type PreparedTable, queueTableNotes, resolveUsers, storeTableNotes } from './table-notes-store';
+import { ofWorkspace } from '../lib/tenancy';
 
-type Ctx = Pick<AppContext, 'bus' | 'config' | 'logger' | 'mailer'>;
+type Ctx = Pick<AppContext, 'bus' | 'config' | 'logger' | 'emails'>;
 
 function checkSegments(segments: Segment[]): void {
   const errors = segments.flatMap((s, i) =>
     s.endSeconds < s.startSeconds
-      ? [{ path: `body.segments.${i}.endSeconds`, message: 'must not be less than startSeconds' }]
+      ? [{ path: `body.segments.${i}.endSeconds`, code: 'invalid_value' as const, message: 'must not be less than startSeconds' }]
       : [],
   );
   if (errors.length) {
@@ -82,16 +84,15 @@ export async function createTranscript(
   const event = await eventOfWorkspace(em, actor, eventId);
   const prepared = await prepare(ctx, em, event, input.segments);
   const now = new Date();
-  const { row, emails } = await em.transactional(async (tx) => {
-    await eventOfWorkspace(tx, actor, eventId, true);
+  const row = await em.transactional(async (tx) => {
+    await eventOfWorkspace(tx, actor, eventId, 'key share');
     if (input.recordingId) {
       const [rec] = await sql(tx, 'select id from recording where id = ? and event_id = ? for key share', [
         input.recordingId,
         eventId,
       ]);
       if (!rec) {
-        const errors = [{ path: 'body.recordingId', message: 'is not a recording of this event' }];
-        throw problem('bad_request', 'body.recordingId: is not a recording of this event', { errors });
+        throw invalidField('body.recordingId', 'invalid_value', 'is not a recording of this event');
       }
     }
     const [row] = await sql<TranscriptRow>(
@@ -131,21 +132,22 @@ export async function createTranscript(
       data: { assetId: row!.id },
       occurredAt: now,
     });
-    return { row: row!, emails };
+    await queueTableNotes(ctx, tx, event.title, emails);
+    return row!;
   });
-  await sendTableNotes(ctx, event.title, emails);
   return toTranscript(row);
 }
 
 /** Newest first. */
-export async function listTranscripts(em: EntityManager, actor: Actor, eventId: string) {
+/** Newest first. */
+export async function listTranscripts(em: EntityManager, actor: Actor, eventId: string, input: PageInput) {
   await eventOfWorkspace(em, actor, eventId);
-  const rows = await sql<TranscriptRow>(
+  const page = await timeOrderedPage<TranscriptRow>(
     em,
-    `select ${transcriptColumns} from transcript where event_id = ? order by created_at desc, id`,
-    [eventId],
+    { select: `select ${transcriptColumns} from transcript where event_id = ?`, params: [eventId], newestFirst: true },
+    input,
   );
-  return { transcripts: rows.map(toTranscript) };
+  return { transcripts: page.rows.map(toTranscript), nextCursor: page.nextCursor };
 }
 
 /** Deletes the transcript and, by cascade, its summary, table notes and their tokens. */
@@ -156,5 +158,5 @@ export async function deleteTranscript(em: EntityManager, actor: Actor, transcri
       where t.id = ? and e.id = t.event_id and e.workspace_id = ? returning t.id`,
     [transcriptId, actor.workspaceId],
   );
-  if (!rows[0]) throw notFound('Transcript');
+  ofWorkspace(rows[0], 'Transcript');
 }

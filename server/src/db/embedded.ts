@@ -63,8 +63,16 @@ async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
-/** Starts (initialising on first use) a PostgreSQL server whose data survives restarts in `dataDir`. */
-export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Promise<EmbeddedDatabase> {
+/**
+ * Starts (initialising on first use) a PostgreSQL server whose data survives restarts in `dataDir`.
+ * `settings` are extra `-c name=value` server settings (the test run's throwaway database turns
+ * durability off; the API's own embedded database never does).
+ */
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  logger: Logger,
+  settings: Record<string, string> = {},
+): Promise<EmbeddedDatabase> {
   const databaseDir = path.resolve(dataDir, 'postgres');
   prepareForRoot(databaseDir);
   await releaseLeftoverPostgres(databaseDir, logger);
@@ -85,6 +93,7 @@ export async function startEmbeddedPostgres(dataDir: string, logger: Logger): Pr
     password: 'postgres',
     persistent: true,
     createPostgresUser: true,
+    postgresFlags: Object.entries(settings).flatMap(([name, value]) => ['-c', `${name}=${value}`]),
     onLog: (m) => {
       remember(String(m));
       logger.debug({ postgres: true }, String(m).trim());

@@ -8,13 +8,32 @@ const warmConnections = 4;
 
 /**
  * A plain pg pool beside the ORM, for the queries every request makes (authentication): named
- * prepared statements with no query-builder work in between.
+ * prepared statements with no query-builder work in between. `transactionPooled` (DATABASE_URL is a
+ * transaction-mode PgBouncer): every statement goes unnamed, since a name prepared on one server
+ * connection is unknown, or already exists, on the next one the pooler hands out.
  */
-export function createPool(connectionString: string, onError: (err: Error) => void): pg.Pool {
+export function createPool(
+  connectionString: string,
+  onError: (err: Error) => void,
+  options: { transactionPooled?: boolean } = {},
+): pg.Pool {
   const pool = new pg.Pool({ connectionString, max: 10, min: warmConnections, idleTimeoutMillis: 30_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', onError);
+  if (options.transactionPooled) pool.on('connect', unnameStatements);
   return pool;
+}
+
+/** Drops `name` from every query config this client runs (pool.query runs on such a client too). */
+function unnameStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  (client as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => {
+    if (config && typeof config === 'object' && 'name' in config) {
+      const { name: _unnamed, ...unnamed } = config as Record<string, unknown>;
+      return query(unnamed, ...rest);
+    }
+    return query(config, ...rest);
+  };
 }
 
 /**

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import type { Queryable } from './pool';
 
 /**
  * Where a statement runs: the ORM's entity manager (inside its transaction when it has one), or a
  * plain pg client (the hot paths that write in bulk: a live join group, whose transaction is on the
- * pool with no query-builder work in between).
+ * pool with no query-builder work in between), or the pool itself for a single statement outside any
+ * transaction.
  */
-export type SqlTx = EntityManager | pg.ClientBase;
+export type SqlTx = EntityManager | pg.ClientBase | pg.Pool | Queryable;
 
 /**
  * Runs one SQL statement where `tx` says, inside its transaction when it has one

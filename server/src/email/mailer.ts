@@ -8,6 +8,15 @@ export interface OutgoingEmail {
   html: string;
   /** The links the email carries (verify, reset, invite, entry…), for the dev mailbox. */
   links: string[];
+  /** Text attachments (a calendar invite). */
+  attachments?: EmailAttachment[];
+}
+
+export interface EmailAttachment {
+  filename: string;
+  /** With its parameters, e.g. `text/calendar; charset=utf-8; method=REQUEST`. */
+  contentType: string;
+  content: string;
 }
 
 export interface SentEmail extends OutgoingEmail {

@@ -22,6 +22,11 @@ export class SmtpMailer implements Mailer {
       subject: email.subject,
       text: email.text,
       html: email.html,
+      attachments: email.attachments?.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: a.content,
+      })),
     });
     // The message id and recipient only: the body carries one-time links.
     this.logger.info({ messageId: info.messageId }, 'email sent');

@@ -1,7 +1,6 @@
+import { escapeHtml } from '../lib/html';
 import type { OutgoingEmail } from './mailer';
 
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** One call-to-action email: a plain-text part and an HTML part, both carrying the link. */
 function actionEmail(to: string, subject: string, intro: string, action: string, link: string, outro: string): OutgoingEmail {

@@ -13,6 +13,7 @@ export const eventJsonFields: readonly JsonField[] = [
   { key: 'status', column: 'status', kind: 'enum' },
   { key: 'scheduledAt', column: 'scheduled_at', kind: 'timestamp' },
   { key: 'scheduledEndAt', column: 'scheduled_end_at', kind: 'timestamp' },
+  { key: 'timezone', column: 'timezone', kind: 'text' },
   { key: 'visibility', column: 'visibility', kind: 'enum' },
   { key: 'allowAnonymousVoting', column: 'allow_anonymous_voting', kind: 'boolean' },
   { key: 'allowAnonymousQuestions', column: 'allow_anonymous_questions', kind: 'boolean' },
@@ -24,4 +25,5 @@ export const eventJsonFields: readonly JsonField[] = [
   { key: 'publishedAt', column: 'published_at', kind: 'timestamp' },
   { key: 'startedAt', column: 'started_at', kind: 'timestamp' },
   { key: 'endedAt', column: 'ended_at', kind: 'timestamp' },
+  { key: 'canceledAt', column: 'canceled_at', kind: 'timestamp' },
 ];

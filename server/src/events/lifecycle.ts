@@ -1,12 +1,13 @@
 import type { EventWithPhases, WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../lib/context';
-import { problem } from '../lib/problem';
+import { sql } from '../db/sql';
 import type { Actor } from '../lib/actor';
+import type { AppContext } from '../lib/context';
+import { invalidField, problem } from '../lib/problem';
 import { timerSeconds } from '../phases/config';
+import { queueEmailsToSeatHolders } from '../registrations/changes';
 import { lockEvent, phasesOf } from './locks';
 import { type EventRow, eventColumns, type PhaseRow, phaseColumns, withPhases } from './mapping';
-import { sql } from '../db/sql';
 
 /**
  * The event state machine (docs/events.md, "Lifecycle"). Every transition runs in one
@@ -63,6 +64,17 @@ async function endEvent(ctx: Bus, tx: EntityManager, event: EventRow, now: Date)
     [now, event.id],
   );
   await emit(ctx, tx, event, 'event.ended', now);
+}
+
+async function cancelEvent(ctx: Bus, tx: EntityManager, event: EventRow, now: Date): Promise<void> {
+  await sql(
+    tx,
+    `update event set status = 'ended', ended_at = ?, canceled_at = ?, calendar_sequence = calendar_sequence + 1,
+       updated_at = now() where id = ?`,
+    [now, now, event.id],
+  );
+  await emit(ctx, tx, event, 'event.canceled', now);
+  await queueEmailsToSeatHolders(tx, 'canceled', event.id);
 }
 
 /** draft → scheduled; fires event.published. */
@@ -129,9 +141,12 @@ export function advanceEvent(
         eventId,
       ]);
       if (!owned[0]) {
-        throw problem('bad_request', 'phaseId is not a phase of this event', {
-          errors: [{ path: 'body.phaseId', message: 'Not a phase of this event' }],
-        });
+        throw invalidField(
+          'body.phaseId',
+          'invalid_value',
+          'Not a phase of this event',
+          'phaseId is not a phase of this event',
+        );
       }
       if (event.status !== 'live' || event.active_phase_id !== guardPhaseId) return current(tx, eventId);
     } else if (event.status === 'ended') {
@@ -147,7 +162,11 @@ export function advanceEvent(
   });
 }
 
-/** live → ended, or scheduled → ended (a cancellation); ends the active phase; fires event.ended. */
+/**
+ * live → ended (ends the active phase; fires event.ended), or scheduled → ended, a cancellation:
+ * canceledAt is set, the calendar sequence raised, event.canceled fires (not event.ended) and every
+ * registrant with a seat is emailed a calendar cancellation.
+ */
 export function endEventNow(
   ctx: Bus,
   em: EntityManager,
@@ -158,7 +177,8 @@ export function endEventNow(
     const event = await lockEvent(tx, actor, eventId);
     if (event.status !== 'live' && event.status !== 'scheduled')
       wrongState('end', event.status, 'live or scheduled');
-    await endEvent(ctx, tx, event, new Date());
+    if (event.status === 'live') await endEvent(ctx, tx, event, new Date());
+    else await cancelEvent(ctx, tx, event, new Date());
     return current(tx, eventId);
   });
 }

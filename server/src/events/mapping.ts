@@ -9,6 +9,7 @@ export interface EventRow {
   status: Event['status'];
   scheduled_at: Date | null;
   scheduled_end_at: Date | null;
+  timezone: string;
   visibility: Event['visibility'];
   allow_anonymous_voting: boolean;
   allow_anonymous_questions: boolean;
@@ -21,6 +22,8 @@ export interface EventRow {
   published_at: Date | null;
   started_at: Date | null;
   ended_at: Date | null;
+  canceled_at: Date | null;
+  calendar_sequence: number;
 }
 
 export interface PhaseRow {
@@ -37,9 +40,9 @@ export interface PhaseRow {
 }
 
 /** The columns every event response needs (the list and the single read share them). */
-export const eventColumns = `id, workspace_id, type, title, status, scheduled_at, scheduled_end_at, visibility,
+export const eventColumns = `id, workspace_id, type, title, status, scheduled_at, scheduled_end_at, timezone, visibility,
   allow_anonymous_voting, allow_anonymous_questions, capacity, registered_count, metadata, active_phase_id,
-  created_at, updated_at, published_at, started_at, ended_at`;
+  created_at, updated_at, published_at, started_at, ended_at, canceled_at, calendar_sequence`;
 
 export const phaseColumns =
   'id, event_id, position, modality, status, feature_set, config, started_at, ends_at, ended_at';
@@ -53,6 +56,7 @@ export function toEvent(r: EventRow): Event {
     status: r.status,
     scheduledAt: iso(r.scheduled_at),
     scheduledEndAt: iso(r.scheduled_end_at),
+    timezone: r.timezone,
     visibility: r.visibility,
     allowAnonymousVoting: r.allow_anonymous_voting,
     allowAnonymousQuestions: r.allow_anonymous_questions,
@@ -64,6 +68,7 @@ export function toEvent(r: EventRow): Event {
     publishedAt: iso(r.published_at),
     startedAt: iso(r.started_at),
     endedAt: iso(r.ended_at),
+    canceledAt: iso(r.canceled_at),
   };
 }
 

@@ -34,3 +34,24 @@ export function narrowRole(role: EventRole, modality: Modality): EventRole {
   if (role === 'speaker') return 'participant';
   return role;
 }
+
+/**
+ * The roles a caller may give someone on an event, by storing a membership or by minting a live token
+ * or join link: any role the event accepts; workspace_admin only for an owner, an admin or an API key.
+ */
+export function grantableRoles(modalities: readonly Modality[], callerIsAdmin: boolean): EventRole[] {
+  return assignableRoles(modalities).filter((r) => r !== 'workspace_admin' || callerIsAdmin);
+}
+
+/** The audience default, for someone without a stored role: participant, which broadcasts narrow to viewer. */
+export const audienceRole: EventRole = 'participant';
+
+/**
+ * Someone's stored role in an event, as gateway tokens are minted with it: a stored membership wins;
+ * without one workspace owners and admins are hosts, everyone else audience.
+ */
+export const storedRoleFrom = (
+  membership: EventRole | null,
+  workspaceRole: 'owner' | 'admin' | 'member' | null,
+): EventRole =>
+  membership ?? (workspaceRole === 'owner' || workspaceRole === 'admin' ? 'host' : audienceRole);

@@ -1,8 +1,8 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
-import type { AppContext } from '../lib/context';
 import { actorOf } from '../lib/actor';
+import type { AppContext } from '../lib/context';
 import { advanceEvent, endEventNow, publishEvent, startEvent } from './lifecycle';
 import { createEvent, deleteEvent, getEvent, listEvents, updateEvent } from './service';
 
@@ -22,10 +22,10 @@ export const eventsRoutes = (ctx: AppContext) =>
     get: async ({ req, params }) => ({ status: 200, body: await getEvent(req.em, actorOf(req), params.id) }),
     update: async ({ req, params, body }) => ({
       status: 200,
-      body: await updateEvent(req.em, actorOf(req), params.id, body),
+      body: await updateEvent(ctx, req.em, actorOf(req), params.id, body),
     }),
     delete: async ({ req, params }) => {
-      await deleteEvent(req.em, actorOf(req), params.id);
+      await deleteEvent(ctx, req.em, actorOf(req), params.id);
       return { status: 204, body: undefined };
     },
     publish: async ({ req, params }) => ({

@@ -1,18 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import type { createEventBody, Event, EventWithPhases, updateEventBody } from '@gathercast/contract';
+import { type createEventBody, type Event, type EventWithPhases, eventListSorts, type updateEventBody } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import type { Queryable } from '../db/pool';
-import { notFound, problem } from '../lib/problem';
+import { sql } from '../db/sql';
 import type { Actor } from '../lib/actor';
+import type { AppContext } from '../lib/context';
+import { type JsonText, jsonPage } from '../lib/json-text';
+import { invalidField, notFound, problem } from '../lib/problem';
 import { bridgedUserFor } from '../people/users-service';
 import { insertPhase } from '../phases/service';
-import { decodeCursor, encodeCursor } from './cursor';
-import { findEvent, phasesOf } from './locks';
+import { cursorParts, decodeCursor, encodeCursor } from '../lib/cursor';
+import { eventOfWorkspace, lockEvent, phasesOf } from './locks';
 import { type EventRow, eventColumns, toEvent, withPhases } from './mapping';
-import { eventListQuery } from './list-query';
-import { sql } from '../db/sql';
-import { type JsonText, jsonPage } from '../lib/json-text';
+import { type EventSort, eventListStatement } from './list-query';
+import { queueEmailsToSeatHolders } from '../registrations/changes';
+import { promoteWaitlist } from '../registrations/seats';
 
 export type CreateEventInput = z.infer<typeof createEventBody>;
 export type UpdateEventInput = z.infer<typeof updateEventBody>;
@@ -22,9 +25,12 @@ function checkSchedule(
   scheduledEndAt: string | Date | null | undefined,
 ) {
   if (scheduledAt && scheduledEndAt && new Date(scheduledEndAt) < new Date(scheduledAt)) {
-    throw problem('bad_request', 'scheduledEndAt must not be before scheduledAt', {
-      errors: [{ path: 'body.scheduledEndAt', message: 'Must not be before scheduledAt' }],
-    });
+    throw invalidField(
+      'body.scheduledEndAt',
+      'invalid_value',
+      'Must not be before scheduledAt',
+      'scheduledEndAt must not be before scheduledAt',
+    );
   }
 }
 
@@ -52,8 +58,8 @@ async function makeCreatorHost(tx: EntityManager, workspaceId: string, accountId
 
 const insertEventSql = (placeholder: (n: number) => string) =>
   `insert into event (id, workspace_id, type, title, scheduled_at, scheduled_end_at, visibility,
-     allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id)
-   values (${Array.from({ length: 12 }, (_, i) => placeholder(i + 1)).join(', ')}) returning ${eventColumns}`;
+     allow_anonymous_voting, allow_anonymous_questions, capacity, metadata, created_by_account_id, timezone)
+   values (${Array.from({ length: 13 }, (_, i) => placeholder(i + 1)).join(', ')}) returning ${eventColumns}`;
 const insertEventKnex = insertEventSql(() => '?');
 const insertEventPg = insertEventSql((n) => `$${n}`);
 
@@ -70,6 +76,7 @@ const insertEventValues = (actor: Actor, input: CreateEventInput) => [
   input.capacity ?? null,
   JSON.stringify(input.metadata ?? {}),
   actor.accountId ?? null,
+  input.timezone ?? 'UTC',
 ];
 
 /** Hands out the caller's entity manager only when read (a request forks its own on first use). */
@@ -111,68 +118,118 @@ export async function createEvent(
 
 export const maxPageSize = 100;
 
-const listFirstPage = eventListQuery(false);
-const listNextPage = eventListQuery(true);
-
 export type EventPage = { events: Event[]; nextCursor: string | null };
 
+export interface EventListInput {
+  cursor?: string;
+  limit?: number;
+  sort?: EventSort;
+  status?: string;
+  visibility?: string;
+  scheduledFrom?: string;
+  scheduledTo?: string;
+}
+
+const statements = new Map<string, ReturnType<typeof eventListStatement>>();
+const sortPart = new RegExp(`^(${eventListSorts.map((s) => s.replace('-', '\\-')).join('|')})$`);
+
 /**
- * Newest first; the cursor is the last row's (createdAt, id), so pages are stable under inserts.
- * One prepared statement on the plain pool; PostgreSQL renders the page's JSON (db/json-rows.ts),
- * which is answered as text, without objects in between.
+ * In `sort` order (newest first by default), filtered; the cursor is the last row's (sort key, id)
+ * under its sort, so pages are stable under inserts. One prepared statement per filter combination
+ * on the plain pool; PostgreSQL renders the page's JSON (db/json-rows.ts), answered as text.
  */
-export async function listEvents(
-  pool: Queryable,
-  actor: Actor,
-  input: { cursor?: string; limit?: number },
-): Promise<JsonText<EventPage>> {
+export async function listEvents(pool: Queryable, actor: Actor, input: EventListInput): Promise<JsonText<EventPage>> {
   const limit = input.limit ?? maxPageSize;
-  const after = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
-  const query = after ? listNextPage : listFirstPage;
-  const { rows } = await pool.query(
-    after
-      ? { name: 'events_list_next', text: query.text, values: [actor.workspaceId, limit, after.at, after.id] }
-      : { name: 'events_list_first', text: query.text, values: [actor.workspaceId, limit] },
-  );
+  const sort = input.sort ?? '-createdAt';
+  const cursor =
+    input.cursor === undefined
+      ? undefined
+      : decodeCursor(input.cursor, [sortPart, cursorParts.microsTimestamp, cursorParts.uuid]);
+  if (cursor && cursor[0] !== sort) {
+    throw problem('bad_request', 'Invalid request: query.cursor: the cursor belongs to another sort', {
+      errors: [{ path: 'query.cursor', code: 'invalid_value', message: 'the cursor belongs to another sort' }],
+    });
+  }
+  const spec = {
+    sort,
+    status: input.status !== undefined,
+    visibility: input.visibility !== undefined,
+    scheduledFrom: input.scheduledFrom !== undefined,
+    scheduledTo: input.scheduledTo !== undefined,
+    after: cursor !== undefined,
+  };
+  const name = `events_list_${Object.values(spec).map((v) => (v === true ? 1 : v === false ? 0 : v)).join('')}`;
+  let query = statements.get(name);
+  if (!query) {
+    query = eventListStatement(spec);
+    statements.set(name, query);
+  }
+  const values: unknown[] = [actor.workspaceId, limit];
+  for (const v of [input.status, input.visibility, input.scheduledFrom, input.scheduledTo]) if (v !== undefined) values.push(v);
+  if (cursor) values.push(cursor[1], cursor[2]);
+  const { rows } = await pool.query({ name, text: query.text, values });
   const page = query.read(rows[0]!);
   return jsonPage<EventPage>('events', page.items, {
-    nextCursor: page.next ? encodeCursor(page.next.at!, page.next.id!) : null,
+    nextCursor: page.next ? encodeCursor(sort, page.next.at!, page.next.id!) : null,
   });
 }
 
 export async function getEvent(em: EntityManager, actor: Actor, eventId: string): Promise<EventWithPhases> {
-  const event = await findEvent(em, actor, eventId);
+  const event = await eventOfWorkspace(em, actor, eventId);
   return withPhases(event, await phasesOf(em, eventId));
 }
 
-const updatable: Record<Exclude<keyof UpdateEventInput, 'metadata'>, string> = {
+const updatable: Record<Exclude<keyof UpdateEventInput, 'metadata'>, keyof EventRow> = {
   title: 'title',
   scheduledAt: 'scheduled_at',
   scheduledEndAt: 'scheduled_end_at',
+  timezone: 'timezone',
   visibility: 'visibility',
   allowAnonymousVoting: 'allow_anonymous_voting',
   allowAnonymousQuestions: 'allow_anonymous_questions',
   capacity: 'capacity',
 };
 
-/** Changes only the fields given; null clears scheduledAt, scheduledEndAt and capacity; metadata is replaced. */
+const comparable = (v: unknown) =>
+  v instanceof Date
+    ? v.getTime()
+    : typeof v === 'string' && !Number.isNaN(Date.parse(v)) && /^\d{4}-/.test(v)
+      ? Date.parse(v)
+      : v;
+
+/** The fields of `input` whose value differs from the stored row. */
+function changedFields(current: EventRow, input: UpdateEventInput): string[] {
+  const changed = (Object.entries(updatable) as [keyof typeof updatable, keyof EventRow][])
+    .filter(
+      ([field, column]) =>
+        input[field] !== undefined && comparable(input[field]) !== comparable(current[column]),
+    )
+    .map(([field]) => field as string);
+  if (input.metadata !== undefined && JSON.stringify(input.metadata) !== JSON.stringify(current.metadata))
+    changed.push('metadata');
+  return changed;
+}
+
+/**
+ * Changes only the fields given; null clears scheduledAt, scheduledEndAt and capacity; metadata is
+ * replaced. What really changed fires event.updated; a new schedule raises the calendar sequence and
+ * emails registrants their updated invite; a larger capacity seats the waiting list.
+ */
 export async function updateEvent(
+  ctx: Pick<AppContext, 'bus'>,
   em: EntityManager,
   actor: Actor,
   eventId: string,
   input: UpdateEventInput,
 ): Promise<Event> {
   return em.transactional(async (tx) => {
-    const current = await sql<EventRow>(
-      tx,
-      `select ${eventColumns} from event where id = ? and workspace_id = ? for update`,
-      [eventId, actor.workspaceId],
-    );
-    if (!current[0]) throw notFound('Event');
+    const current = await lockEvent(tx, actor, eventId);
     checkSchedule(
-      input.scheduledAt === undefined ? current[0].scheduled_at : input.scheduledAt,
-      input.scheduledEndAt === undefined ? current[0].scheduled_end_at : input.scheduledEndAt,
+      input.scheduledAt === undefined ? current.scheduled_at : input.scheduledAt,
+      input.scheduledEndAt === undefined ? current.scheduled_end_at : input.scheduledEndAt,
     );
+    const changed = changedFields(current, input);
+    const rescheduled = changed.includes('scheduledAt') || changed.includes('scheduledEndAt');
     const sets: string[] = [];
     const params: unknown[] = [];
     for (const [field, column] of Object.entries(updatable) as [keyof typeof updatable, string][]) {
@@ -184,20 +241,44 @@ export async function updateEvent(
       sets.push('metadata = ?');
       params.push(JSON.stringify(input.metadata));
     }
+    if (rescheduled) sets.push('calendar_sequence = calendar_sequence + 1');
     const rows = await sql<EventRow>(
       tx,
       `update event set ${[...sets, 'updated_at = now()'].join(', ')} where id = ? returning ${eventColumns}`,
       [...params, eventId],
     );
-    return toEvent(rows[0]!);
+    if (changed.length) {
+      await ctx.bus.record(tx, {
+        type: 'event.updated',
+        workspaceId: actor.workspaceId,
+        eventId,
+        data: { changedFields: changed },
+      });
+    }
+    if (rescheduled && rows[0]!.status !== 'ended') await queueEmailsToSeatHolders(tx, 'updated', eventId);
+    if (changed.includes('capacity')) await promoteWaitlist(ctx, tx, eventId);
+    const [after] = await sql<EventRow>(tx, `select ${eventColumns} from event where id = ?`, [eventId]);
+    return toEvent(after!);
   });
 }
 
-/** Permanent: phases, Q&A, memberships, registrations, invites and event sessions go by foreign-key cascade. */
-export async function deleteEvent(em: EntityManager, actor: Actor, eventId: string): Promise<void> {
-  const rows = await sql<{ id: string }>(em, 'delete from event where id = ? and workspace_id = ? returning id', [
-    eventId,
-    actor.workspaceId,
-  ]);
-  if (!rows[0]) throw notFound('Event');
+/**
+ * Permanent: phases, Q&A, memberships, registrations, invites and event sessions go by foreign-key
+ * cascade; event.deleted is recorded in the same transaction.
+ */
+export async function deleteEvent(
+  ctx: Pick<AppContext, 'bus'>,
+  em: EntityManager,
+  actor: Actor,
+  eventId: string,
+): Promise<void> {
+  await em.transactional(async (tx) => {
+    const rows = await sql<{ id: string }>(
+      tx,
+      'delete from event where id = ? and workspace_id = ? returning id',
+      [eventId, actor.workspaceId],
+    );
+    if (!rows[0]) throw notFound('Event');
+    await ctx.bus.record(tx, { type: 'event.deleted', workspaceId: actor.workspaceId, eventId });
+  });
 }

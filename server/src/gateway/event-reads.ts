@@ -1,13 +1,11 @@
 import type { Modality } from '@gathercast/contract';
 import type { Queryable } from '../db/pool';
 import { Batcher } from '../lib/batcher';
-import type { GatewayEvent } from './gateway-identity';
+import type { EventRow } from '../events/mapping';
+import { sql } from '../db/sql';
 
-export interface EventRow {
-  id: string;
-  workspace_id: string;
-  status: GatewayEvent['status'];
-  visibility: GatewayEvent['visibility'];
+/** The columns of an event row a gateway token needs, with the modality it is issued for. */
+export interface TokenEventRow extends Pick<EventRow, 'id' | 'workspace_id' | 'status' | 'visibility'> {
   /**
    * The modality a gateway token is issued for: the active phase's while the event is live, else the
    * first phase's (what a caller joining now, or early, walks into). Null: the event has no phases.
@@ -29,20 +27,21 @@ const maxGroup = 500;
  * moment before is refused).
  */
 export class GatewayEventReads {
-  readonly #reads = new Batcher<string, EventRow | undefined>((ids) => this.#readGroup(ids), maxGroup, 1);
+  readonly #reads = new Batcher<string, TokenEventRow | undefined>((ids) => this.#readGroup(ids), maxGroup, 1);
 
   constructor(private readonly db: Queryable) {}
 
-  read(eventId: string): Promise<EventRow | undefined> {
+  read(eventId: string): Promise<TokenEventRow | undefined> {
     return this.#reads.submit(eventId);
   }
 
-  async #readGroup(eventIds: string[]): Promise<(EventRow | undefined)[]> {
-    const { rows } = await this.db.query<EventRow>(
+  async #readGroup(eventIds: string[]): Promise<(TokenEventRow | undefined)[]> {
+    const rows = await sql<TokenEventRow>(
+      this.db,
       `select e.id, e.workspace_id, e.status, e.visibility,
               (select p.modality from phase p where p.event_id = e.id
                 order by p.id = e.active_phase_id is true desc, p.position limit 1) as modality
-         from event e where e.id = any($1::uuid[])`,
+         from event e where e.id = any(?::uuid[])`,
       [[...new Set(eventIds)]],
     );
     const byId = new Map(rows.map((r) => [r.id, r]));

@@ -2,10 +2,12 @@ import type { EventRole } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { primaryEmailOf } from '../accounts/account-view';
 import { sql } from '../db/sql';
-import type { SessionCaller } from '../http/credentials';
+import { audienceRole, storedRoleFrom } from '../events/roles';
+import type { SessionCaller } from '../lib/actor';
+import type { GatewayClaims } from '../lib/gateway-tokens';
 import { notFound } from '../lib/problem';
 import { bridgedUserFor } from '../people/users-service';
-import type { GatewayClaims } from '../lib/gateway-tokens';
+import { roleEpochOf } from './role-epochs';
 
 /** The event as the gateway-token rules need it. */
 export interface GatewayEvent {
@@ -25,7 +27,7 @@ export interface GatewayIdentity
   role: EventRole;
 }
 
-const audience: EventRole = 'participant';
+const audience: EventRole = audienceRole;
 type WorkspaceRole = 'owner' | 'admin' | 'member';
 
 async function workspaceRoleOf(em: EntityManager, workspaceId: string, accountId: string | null) {
@@ -47,9 +49,8 @@ async function membershipRoleOf(em: EntityManager, eventId: string, userId: stri
   return rows[0]?.role ?? null;
 }
 
-/** A stored membership wins; without one owners and admins are hosts, everyone else audience. */
-const roleFrom = (membership: EventRole | null, workspaceRole: WorkspaceRole | null): EventRole =>
-  membership ?? (workspaceRole === 'owner' || workspaceRole === 'admin' ? 'host' : audience);
+/** A stored membership wins; without one owners and admins are hosts (the rule: events/roles.ts). */
+const roleFrom = storedRoleFrom;
 
 /** Drafts and private events exist only for the owning workspace's people (and people invited to them). */
 function hidden(event: GatewayEvent, insider: boolean, invited: boolean): boolean {
@@ -70,13 +71,23 @@ export async function identityOf(
       // Both are scoped to one event: any other event looks missing.
       if (session.eventId !== event.id) throw notFound('Event');
       const name = typeof session.data.name === 'string' ? session.data.name : null;
-      return session.kind === 'guest'
-        ? { participantId: `guest:${session.id}`, userId: null, name, role: audience, via: 'guest' }
-        : { participantId: `entry:${session.subjectId}`, userId: null, name, role: audience, via: 'entry' };
+      if (session.kind === 'entry')
+        return {
+          participantId: `entry:${session.subjectId}`,
+          userId: null,
+          name,
+          role: audience,
+          via: 'entry',
+        };
+      const user = await partnerUserOf(em, event, session.data.sub);
+      if (user) return { ...user, via: 'guest' };
+      return { participantId: `guest:${session.id}`, userId: null, name, role: audience, via: 'guest' };
     }
     case 'workspace': {
       if (session.workspaceId !== event.workspaceId || !session.subjectId) throw notFound('Event');
       const userId = session.subjectId;
+      // Read before the role: a change in between leaves the token behind it, so the gateway refuses it.
+      const roleEpoch = await roleEpochOf(em, userId);
       const [user] = await sql<{ name: string | null }>(em, 'select name from app_user where id = ?', [
         userId,
       ]);
@@ -88,6 +99,7 @@ export async function identityOf(
         name: user?.name ?? null,
         role: roleFrom(membership, workspaceRole),
         via: 'workspace',
+        roleEpoch,
       };
     }
     case 'account':
@@ -105,12 +117,14 @@ async function accountIdentity(
   accountId: string,
   event: GatewayEvent,
 ): Promise<GatewayIdentity> {
-  const workspaceRole = await workspaceRoleOf(em, event.workspaceId, accountId);
   const [existing] = await sql<{ id: string; name: string | null }>(
     em,
     'select id, name from app_user where workspace_id = ? and external_sub = ?',
     [event.workspaceId, `account:${accountId}`],
   );
+  // Read before the roles (see the workspace case); a user made just now has had no change yet.
+  const roleEpoch = existing ? await roleEpochOf(em, existing.id) : 0;
+  const workspaceRole = await workspaceRoleOf(em, event.workspaceId, accountId);
   const membership = existing ? await membershipRoleOf(em, event.id, existing.id) : null;
   if (hidden(event, workspaceRole !== null, membership !== null)) throw notFound('Event');
   const user =
@@ -126,6 +140,28 @@ async function accountIdentity(
     name: user.name ?? null,
     role: roleFrom(membership, workspaceRole),
     via: 'account',
+    roleEpoch,
+  };
+}
+
+/**
+ * A partner's guest whose `sub` is a workspace user's externalSub is that user: their participant
+ * identity and their stored event role (docs/live.md, "Minting access from your backend").
+ */
+async function partnerUserOf(em: EntityManager, event: GatewayEvent, sub: unknown) {
+  if (typeof sub !== 'string' || !sub) return null;
+  const [user] = await sql<{ id: string; name: string | null }>(
+    em,
+    'select id, name from app_user where workspace_id = ? and external_sub = ?',
+    [event.workspaceId, sub],
+  );
+  if (!user) return null;
+  return {
+    participantId: `user:${user.id}`,
+    userId: user.id,
+    name: user.name,
+    role: (await membershipRoleOf(em, event.id, user.id)) ?? audience,
+    roleEpoch: await roleEpochOf(em, user.id),
   };
 }
 

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { narrowRole } from '../events/roles';
-import type { RequestAuth } from '../http/auth';
+import type { RequestAuth } from '../lib/actor';
 import type { GatewayTokens } from '../lib/gateway-tokens';
 import { notFound, problem } from '../lib/problem';
+import { refuseBanned } from './bans';
 import type { GatewayEventReads } from './event-reads';
 import { type GatewayEvent, type GatewayIdentity, identityOf, visibleToPublic } from './gateway-identity';
 
@@ -46,6 +47,12 @@ export async function issueGatewayToken(
   // A Bearer token that resolves to nothing is a mistake to report, not a reason to go anonymous.
   if (bearerSent && !auth.session)
     throw problem('unauthorized', 'The Bearer session token is unknown or expired');
+  // An API key is a backend, not a participant: it mints tokens for its users on another route.
+  if (auth.apiKey && !auth.session)
+    throw problem(
+      'forbidden',
+      `An API key does not join the live plane itself: mint a token for one of your users with POST /v1/events/${eventId}/live-tokens`,
+    );
   const row = await deps.events.read(eventId);
   if (!row) throw notFound('Event');
   const event: GatewayEvent = {
@@ -77,6 +84,7 @@ export async function issueGatewayToken(
       via: 'anonymous',
     });
   }
+  await refuseBanned(em(), event.id, identity.participantId);
   return sign(deps, {
     ...identity,
     eventId: event.id,
@@ -86,7 +94,8 @@ export async function issueGatewayToken(
   });
 }
 
-async function sign(
+/** Signs the claims and answers the token as both token routes do. */
+export async function sign(
   deps: TokenDeps,
   claims: Parameters<GatewayTokens['sign']>[0],
 ): Promise<GatewayTokenAnswer> {

@@ -4,6 +4,7 @@ import { sql } from '../db/sql';
 import { createEventSession } from '../identity/sessions';
 import { notFound, problem } from '../lib/problem';
 import { type PartnerKeys, partnerAlgorithm } from './partner-keys';
+import type { EventRow } from '../events/mapping';
 
 /** A guest session lasts 4 hours, or until its event ends (a trigger cuts it short). */
 export const guestSessionLifetimeMs = 4 * 3600 * 1000;
@@ -17,12 +18,7 @@ export interface GuestSession {
   guest: { sub: string; name: string | null; email: string | null };
 }
 
-interface EventRow {
-  id: string;
-  workspace_id: string;
-  status: 'draft' | 'scheduled' | 'live' | 'ended';
-  visibility: 'public' | 'unlisted' | 'private';
-}
+type GuestEventRow = Pick<EventRow, 'id' | 'workspace_id' | 'status' | 'visibility'>;
 
 interface IntegrationRow {
   id: string;
@@ -48,7 +44,7 @@ export async function exchangeGuestToken(
   eventId: string,
   token: string,
 ): Promise<GuestSession> {
-  const [event] = await sql<EventRow>(
+  const [event] = await sql<GuestEventRow>(
     em,
     'select id, workspace_id, status, visibility from event where id = ?',
     [eventId],

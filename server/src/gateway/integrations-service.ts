@@ -1,18 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { iso, sql } from '../db/sql';
-import { notFound } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { checkJwksUrl, validatePublicKeyPem } from './partner-keys';
+import { ofWorkspace } from '../lib/tenancy';
+import type { z } from 'zod';
+import type { guestIntegrationSchema } from '@gathercast/contract';
 
-export interface GuestIntegrationView {
-  id: string;
-  workspaceId: string;
-  issuer: string;
-  jwksUrl: string | null;
-  publicKeyPem: string | null;
-  createdAt: string;
-}
+/** As the contract says (`guestIntegrationSchema`). */
+export type GuestIntegrationView = z.infer<typeof guestIntegrationSchema>;
 
 interface IntegrationRow {
   id: string;
@@ -67,14 +64,20 @@ export function integrationsService(settings: { allowInsecureUrls: boolean }) {
     },
 
     /** Active integrations only, oldest first. */
-    async list(em: EntityManager, actor: Actor): Promise<{ integrations: GuestIntegrationView[] }> {
-      const rows = await sql<IntegrationRow>(
+    async list(
+      em: EntityManager,
+      actor: Actor,
+      input: PageInput,
+    ): Promise<{ integrations: GuestIntegrationView[]; nextCursor: string | null }> {
+      const page = await timeOrderedPage<IntegrationRow>(
         em,
-        `select ${columns} from guest_integration where workspace_id = ? and revoked_at is null
-          order by created_at, id`,
-        [actor.workspaceId],
+        {
+          select: `select ${columns} from guest_integration where workspace_id = ? and revoked_at is null`,
+          params: [actor.workspaceId],
+        },
+        input,
       );
-      return { integrations: rows.map(toView) };
+      return { integrations: page.rows.map(toView), nextCursor: page.nextCursor };
     },
 
     /**
@@ -89,7 +92,7 @@ export function integrationsService(settings: { allowInsecureUrls: boolean }) {
           where id = ? and workspace_id = ? and revoked_at is null returning id`,
         [integrationId, actor.workspaceId],
       );
-      if (!rows.length) throw notFound('Guest integration');
+      ofWorkspace(rows[0], 'Guest integration');
     },
   };
 }

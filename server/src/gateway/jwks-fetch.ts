@@ -2,7 +2,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import type { FetchImplementation } from 'jose';
-import { BlockedTargetError, blockedReason, guardedLookup } from '../webhooks/ssrf';
+import { BlockedTargetError, blockedReason, guardedLookup } from '../lib/outbound-guard';
 
 /** A JWKS larger than this is refused (real key sets are a few KiB). */
 const maxJwksBytes = 256 * 1024;

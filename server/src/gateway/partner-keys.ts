@@ -7,8 +7,8 @@ import {
   importSPKI,
   type JWTVerifyGetKey,
 } from 'jose';
-import { problem } from '../lib/problem';
-import { blockedReason } from '../webhooks/ssrf';
+import { invalidField } from '../lib/problem';
+import { blockedReason } from '../lib/outbound-guard';
 import { jwksFetch } from './jwks-fetch';
 
 /** The only algorithm partner JWTs may use (spec: RS256). */
@@ -24,9 +24,7 @@ const jwksTimeoutMs = 5000;
 const maxCachedKeys = 1000;
 
 const badField = (path: 'publicKeyPem' | 'jwksUrl', message: string) =>
-  problem('bad_request', `Invalid request: body.${path}: ${message}`, {
-    errors: [{ path: `body.${path}`, message }],
-  });
+  invalidField(`body.${path}`, 'invalid_value', message);
 
 /**
  * Checks that a PEM is an SPKI ("BEGIN PUBLIC KEY") RSA public key of at least 2048 bits that jose

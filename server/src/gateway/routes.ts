@@ -18,7 +18,7 @@ export const guestIntegrationsRoutes = (ctx: AppContext) => {
       status: 201,
       body: await integrations.create(req.em, actorOf(req), body),
     }),
-    list: async ({ req }) => ({ status: 200, body: await integrations.list(req.em, actorOf(req)) }),
+    list: async ({ req, query }) => ({ status: 200, body: await integrations.list(req.em, actorOf(req), query) }),
     delete: async ({ req, params }) => {
       await integrations.revoke(req.em, actorOf(req), params.integrationId);
       return { status: 204, body: undefined };

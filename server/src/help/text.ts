@@ -1,20 +1,18 @@
+import { englishStopwords } from '../lib/stopwords';
+
 /**
  * Text normalisation for FAQ retrieval: lower-case words, stop words dropped, a light suffix
  * stemmer, and a few product synonyms. The same functions index the FAQ and read the question,
  * so they only need to be consistent, not linguistically perfect.
  */
 
-const stopwords = new Set(
-  `a about above after again all am an and any are as at be because been before being below between both but by
-  can could did do does doing down during each few for from further had has have having he her here hers him his
-  how i if in into is it its itself just let me more most my myself no nor not now of off on once only or other
-  our ours out over own same she should so some such than that the their theirs them then there these they this
-  those through to too under until up very was we were what when where which while who whom why will with would
-  you your yours yourself hi hello hey please thanks thank ok okay gathercast want need get got tell know way
-  anyone someone something thing things also still really there's it's i'm i've don't can't doesn't isn't
-  cant dont doesnt isnt wont im ive exist exists existing work works working happen happens possible able use
-  using mean means meaning make`.split(/\s+/),
-);
+/** The shared English function words, plus what questions to a help desk have: greetings, courtesy, asking words, contractions typed without the apostrophe. */
+const stopwords = new Set([
+  ...englishStopwords,
+  ...`let hi hello hey please thanks thank gathercast need tell anyone someone something cant dont doesnt
+isnt wont im ive exist exists existing work works working happen happens possible able use using
+mean means meaning`.split(/\s+/),
+]);
 
 /** Strips common English suffixes so "recordings", "recorded" and "recording" meet on "record". */
 export function stem(word: string): string {

@@ -2,10 +2,14 @@ import { contract } from '@gathercast/contract';
 import { createExpressEndpoints, type RequestValidationError } from '@ts-rest/express';
 import express from 'express';
 import type { AppContext } from '../lib/context';
+import { apiLimits } from './api-limits';
+import { TenantTurns } from '../lib/tenant-turns';
+import { tenantTurns } from './tenant-turns';
 import { authenticate } from './auth';
 import { cors } from './cors';
-import { docsRouter } from './docs';
+import { docsRouter } from '../docs/router';
 import { healthRouter, type ReadinessCheck } from './health';
+import type { ShutdownState } from './shutdown-state';
 import { idempotency } from './idempotency';
 import { checkInput, jsonMediaTypes } from './input-rules';
 import { metricsRouter } from './metrics';
@@ -28,6 +32,8 @@ export interface AppOptions {
   httpMetrics?: boolean;
   /** What /readyz checks (the composition root adds the webhook worker and Redis); the database alone if unset. */
   readiness?: ReadinessCheck[];
+  /** The graceful shutdown's state: /readyz and `Connection: close` follow it. */
+  shutdown?: ShutdownState;
 }
 
 /** The HTTP edge around a completed router (one handler per contract route, built by `app/routes.ts`). */
@@ -40,11 +46,12 @@ export function createApp(ctx: AppContext, router: Record<string, unknown>, opti
   sendJsonDirectly(app);
   forkEntityManagerOnFirstUse(app, orm);
 
+  if (options.shutdown) app.use(options.shutdown.closeConnections());
   app.use(requestContext(app, logger, options.httpMetrics !== false));
   const tracing = traceRequests();
   if (tracing) app.use(tracing);
   app.use(cors(config.corsOrigins));
-  app.use(onlyUnder(['/healthz', '/readyz', '/version'], healthRouter(ctx, options.readiness)));
+  app.use(onlyUnder(['/healthz', '/readyz', '/version'], healthRouter(ctx, options.readiness, options.shutdown)));
   app.use(onlyUnder(['/metrics'], metricsRouter(config)));
   app.use(onlyUnder(['/docs', '/v1/openapi.json'], docsRouter(config.errorsBaseUrl)));
   app.use(express.json({ limit: jsonLimit, type: jsonMediaTypes }));
@@ -60,6 +67,8 @@ export function createApp(ctx: AppContext, router: Record<string, unknown>, opti
     responseValidation: false,
     globalMiddleware: [
       options.authenticateOverride ?? authenticate(config, ctx.pool, ctx.credentialCache),
+      apiLimits(ctx.rateLimits, config.apiLimits),
+      tenantTurns(new TenantTurns(config.apiLimits.tenantTurns)),
       checkInput(),
       idempotency(),
     ],

@@ -5,27 +5,10 @@ import type { Queryable } from '../db/pool';
 import { safeEqual } from '../lib/secrets';
 import type { CredentialCache } from '../lib/credential-cache';
 import { readCookie, sessionCookieName, setSessionCookie } from './cookies';
-import {
-  type ApiKeyCaller,
-  findApiKey,
-  findMemberRole,
-  findSession,
-  onlyWorkspaceOf,
-  type SessionCaller,
-} from './credentials';
-import type { WorkspaceAccess } from '../lib/actor';
-import { problem } from '../lib/problem';
-
-/** Who is calling and, for workspace routes, on which workspace with which standing. */
-export interface RequestAuth {
-  apiKey?: ApiKeyCaller;
-  session?: SessionCaller;
-  platform: boolean;
-  /** The account behind an account session. */
-  accountId?: string;
-  workspaceId?: string;
-  access?: WorkspaceAccess;
-}
+import { findApiKey, findMemberRole, findSession, onlyWorkspaceOf } from './credentials';
+import type { RequestAuth } from '../lib/actor';
+import { checkKeyScope } from './key-scopes';
+import { invalidField, problem } from '../lib/problem';
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -88,6 +71,7 @@ export function authenticate(config: Config, db: Queryable, cache: CredentialCac
       }
 
       await applyPolicy(policy, meta, req, auth, db);
+      if (auth.apiKey && auth.access === 'apiKey') checkKeyScope(auth.apiKey, meta, req);
       next();
     } catch (err) {
       next(err);
@@ -156,9 +140,12 @@ async function resolveWorkspace(
   if (!workspaceId) {
     workspaceId = (await onlyWorkspaceOf(db, auth.accountId)) ?? undefined;
     if (!workspaceId) {
-      throw problem('bad_request', 'Name the workspace with the x-workspace-id header', {
-        errors: [{ path: 'headers.x-workspace-id', message: 'Required when the account has several workspaces' }],
-      });
+      throw invalidField(
+        'headers.x-workspace-id',
+        'required',
+        'Required when the account has several workspaces',
+        'Name the workspace with the x-workspace-id header',
+      );
     }
   }
   if (!uuidShape.test(workspaceId)) throw problem('not_found', 'Workspace not found');

@@ -2,11 +2,14 @@ import type { Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '@gathercast/contract';
 import type { Logger } from 'pino';
+import { problemBody } from '../lib/problem';
 import { errorStatus } from '@gathercast/contract';
+import { countConnectionRefusal } from '../lib/metrics';
 
 const reasons: Record<number, string> = {
   400: 'Bad Request',
   408: 'Request Timeout',
+  429: 'Too Many Requests',
   431: 'Request Header Fields Too Large',
 };
 
@@ -35,15 +38,21 @@ export function answerClientErrors(server: Server, errorsBase: string, logger: L
       return;
     }
     const { code, detail } = codeOf(err);
+    if (code === 'request_timeout') countConnectionRefusal('request_timeout');
     const status = errorStatus[code];
     logger.debug({ code: err.code, status }, 'request refused by the HTTP parser');
-    const body = JSON.stringify({ type: `${errorsBase}/${code}`, code, detail });
-    socket.end(
-      `HTTP/1.1 ${status} ${reasons[status] ?? 'Bad Request'}\r\n` +
-        'Content-Type: application/problem+json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
+    socket.end(rawProblem(status, problemBody(errorsBase, code, detail)));
   });
+}
+
+/** A whole HTTP/1.1 answer carrying a problem body, for sockets no route will see; the connection closes. */
+export function rawProblem(status: number, body: string, headers: string[] = []): string {
+  return (
+    `HTTP/1.1 ${status} ${reasons[status] ?? 'Bad Request'}\r\n` +
+    'Content-Type: application/problem+json\r\n' +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+    headers.map((h) => `${h}\r\n`).join('') +
+    'Connection: close\r\n\r\n' +
+    body
+  );
 }

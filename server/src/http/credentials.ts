@@ -1,31 +1,10 @@
+import type { ApiScope } from '@gathercast/contract';
 import type { Queryable } from '../db/pool';
 import type { SessionKind } from '../lib/secrets';
 import { hashSecret } from '../lib/secrets';
 import { sessionLifetimeMs } from './cookies';
 import type { CredentialCache } from '../lib/credential-cache';
-
-export interface ApiKeyCaller {
-  id: string;
-  workspaceId: string;
-}
-
-export interface SessionCaller {
-  id: string;
-  kind: SessionKind;
-  accountId: string | null;
-  workspaceId: string | null;
-  eventId: string | null;
-  subjectId: string | null;
-  data: Record<string, unknown>;
-  expiresAt: Date;
-  /** Whether it came from the gc_session cookie (CSRF checks apply) or a Bearer header. */
-  viaCookie: boolean;
-  /** Set when the sliding lifetime was renewed on this request, so the cookie is re-issued. */
-  renewed: boolean;
-  /** The account's role in `memberRoleWorkspace`, read in the same query (null: not a member). */
-  memberRole: 'owner' | 'admin' | 'member' | null;
-  memberRoleWorkspace: string | null;
-}
+import type { ApiKeyCaller, SessionCaller } from '../lib/actor';
 
 const bearerKinds: Record<string, SessionKind> = { gcs_: 'account', gcw_: 'workspace', gcg_: 'guest', gce_: 'entry' };
 
@@ -47,6 +26,8 @@ const renewIntervalMs = 3600_000;
 interface ApiKeyEntry {
   id: string;
   workspaceId: string;
+  scopes: ApiScope[];
+  eventId: string | null;
   /** Last write of last_used_at by this process (epoch ms). */
   lastUsedAt: number;
 }
@@ -54,20 +35,31 @@ interface ApiKeyEntry {
 export async function findApiKey(db: Queryable, cache: CredentialCache, secret: string): Promise<ApiKeyCaller | null> {
   const secretHash = hashSecret(secret);
   const entry = await cache.lookup<ApiKeyEntry>(`k:${secretHash}`, async () => {
-    const { rows } = await db.query<{ id: string; workspace_id: string; last_used_at: Date | null }>({
+    const { rows } = await db.query<{
+      id: string;
+      workspace_id: string;
+      scopes: ApiScope[];
+      event_id: string | null;
+      last_used_at: Date | null;
+    }>({
       name: 'auth_find_api_key',
-      text: 'select id, workspace_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
+      text: 'select id, workspace_id, scopes, event_id, last_used_at from api_key where secret_hash = $1 and revoked_at is null',
       values: [secretHash],
     });
     const row = rows[0];
-    return row && { id: row.id, workspaceId: row.workspace_id, lastUsedAt: row.last_used_at ? new Date(row.last_used_at).getTime() : 0 };
+    return row && {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      scopes: row.scopes,
+      eventId: row.event_id,
+      lastUsedAt: row.last_used_at ? new Date(row.last_used_at).getTime() : 0 };
   });
   if (!entry) return null;
   if (Date.now() - entry.lastUsedAt > lastUsedWriteIntervalMs) {
     entry.lastUsedAt = Date.now();
     await db.query({ name: 'auth_touch_api_key', text: 'update api_key set last_used_at = now() where id = $1', values: [entry.id] });
   }
-  return { id: entry.id, workspaceId: entry.workspaceId };
+  return { id: entry.id, workspaceId: entry.workspaceId, scopes: entry.scopes, eventId: entry.eventId };
 }
 
 interface SessionRow {

@@ -2,11 +2,16 @@ import { Router } from 'express';
 import { buildInfo } from '../lib/build-info';
 import type { AppContext } from '../lib/context';
 import { problem } from '../lib/problem';
+import type { ShutdownState } from './shutdown-state';
 
-/** One part the process needs to serve; `check` rejects when it cannot. `disabled` parts are not checked. */
+/**
+ * One part the process needs to serve; `check` rejects when it cannot. `disabled` parts are not
+ * checked; a `degraded` part is down but the process still serves without it (Redis: REST goes on,
+ * the live plane waits for it), so it is reported without taking the process out of rotation.
+ */
 export interface ReadinessCheck {
   name: string;
-  check(): Promise<'ok' | 'disabled'>;
+  check(): Promise<'ok' | 'disabled' | 'degraded'>;
 }
 
 const checkTimeoutMs = 2000;
@@ -40,9 +45,14 @@ export function databaseCheck({ orm, pool }: AppContext): ReadinessCheck {
 
 /**
  * /healthz: the process is up (liveness). /readyz: every part it needs answers (database, the webhook
- * worker, Redis when configured); 503 problem+json naming the failing parts otherwise. /version: the build.
+ * worker, Redis when configured); 503 problem+json naming the failing parts otherwise, and from the
+ * moment a shutdown starts. /version: the build.
  */
-export function healthRouter(ctx: AppContext, checks: ReadinessCheck[] = [databaseCheck(ctx)]): Router {
+export function healthRouter(
+  ctx: AppContext,
+  checks: ReadinessCheck[] = [databaseCheck(ctx)],
+  shutdown?: ShutdownState,
+): Router {
   const router = Router();
   const build = buildInfo();
   router.get('/healthz', (_req, res) => {
@@ -52,6 +62,15 @@ export function healthRouter(ctx: AppContext, checks: ReadinessCheck[] = [databa
     res.json(build);
   });
   router.get('/readyz', async (req, res, next) => {
+    // Out of rotation at once on SIGTERM, whatever the parts say: the process still serves what it has.
+    if (shutdown?.leavingRotation) {
+      next(
+        problem('service_unavailable', 'Not ready: the process is shutting down', {
+          checks: { shutdown: 'draining' },
+        }),
+      );
+      return;
+    }
     const results = await Promise.all(
       checks.map(async (c) => {
         try {
@@ -64,7 +83,8 @@ export function healthRouter(ctx: AppContext, checks: ReadinessCheck[] = [databa
     const states = Object.fromEntries(results.map((r) => [r.name, r.state]));
     const failing = results.filter((r) => r.state === 'failing');
     if (!failing.length) {
-      res.json({ status: 'ready', checks: states, version: build.version, commit: build.commit });
+      const status = results.some((r) => r.state === 'degraded') ? 'degraded' : 'ready';
+      res.json({ status, checks: states, version: build.version, commit: build.commit });
       return;
     }
     for (const f of failing) req.log.warn({ err: f.error, check: f.name }, 'readiness check failed');

@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { RouteMetadata } from '@gathercast/contract';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { sql } from '../db/sql';
-import { problem } from '../lib/problem';
+import { invalidField, problem } from '../lib/problem';
 
 /**
- * `Idempotency-Key` on every POST. The scope is the caller (API key, session, or
- * the client address for anonymous calls) plus method and path. The first request claims the key
+ * `Idempotency-Key` on every POST. The scope is the caller (API key, session, the platform key, or
+ * the client address for anonymous calls), the workspace the call resolved to, method and path. The first request claims the key
  * by inserting its record (the primary key makes the claim atomic); its final answer (2xx–4xx) is
  * stored before it is sent and replayed for 24 h to the same key with the same body. The same key
  * with another body is 409 idempotency_key_reused. An answer that carries a one-time secret (a
@@ -29,8 +29,13 @@ interface StoredAnswer {
   withheld?: boolean;
 }
 
-/** Secrets are shown once and stored only hashed, so answers carrying one are not kept. */
-const secretPattern = /(?:gck|gcs|gcw|gcg|gce|gcv|gcr|gci|gcn)_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9_-]{16,}/;
+/**
+ * Secrets are shown once and stored only hashed, so answers carrying one are not kept. A signed token
+ * (a JWT: live-gateway tokens) is a credential too: replayed, it would hand one anonymous caller's
+ * identity to another behind the same address.
+ */
+const secretPattern =
+  /(?:gck|gcs|gcw|gcg|gce|gcv|gcr|gci|gcn|gcj)_[A-Za-z0-9_-]{16,}|whsec_[A-Za-z0-9_-]{16,}|eyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/;
 
 interface RecordRow {
   request_hash: string;
@@ -43,7 +48,16 @@ interface RecordRow {
 function callerScope(req: Request): string {
   if (req.auth?.apiKey) return `key:${req.auth.apiKey.id}`;
   if (req.auth?.session) return `session:${req.auth.session.id}`;
+  if (req.auth?.platform) return 'platform';
   return `ip:${req.ip ?? 'unknown'}`;
+}
+
+/**
+ * Who asked, in which workspace, for what. The workspace matters for a session of an account with
+ * several workspaces: the same key sent with another `x-workspace-id` is another request.
+ */
+function scopeOf(req: Request): string {
+  return `${callerScope(req)} ws:${req.auth?.workspaceId ?? '-'} ${req.method} ${req.path}`;
 }
 
 /** JSON with object keys sorted, so the same body always hashes the same. */
@@ -128,13 +142,14 @@ async function handle(req: Request, res: Response, next: NextFunction): Promise<
   const key = req.header('idempotency-key');
   if (req.method !== 'POST' || key === undefined || !replayable(req)) return next();
   if (key.length < 1 || key.length > idempotencyKeyMaxLength) {
-    throw problem('bad_request', `Idempotency-Key must be 1 to ${idempotencyKeyMaxLength} characters`, {
-      errors: [
-        { path: 'headers.idempotency-key', message: `Must be 1 to ${idempotencyKeyMaxLength} characters` },
-      ],
-    });
+    throw invalidField(
+      'headers.idempotency-key',
+      key.length < 1 ? 'too_short' : 'too_long',
+      `Must be 1 to ${idempotencyKeyMaxLength} characters`,
+      `Idempotency-Key must be 1 to ${idempotencyKeyMaxLength} characters`,
+    );
   }
-  const scope = `${callerScope(req)} ${req.method} ${req.path}`;
+  const scope = scopeOf(req);
   const requestHash = createHash('sha256').update(canonical(req.body)).digest('hex');
   const deadline = Date.now() + waitForFirstMs;
   for (;;) {

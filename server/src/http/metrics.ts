@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { type Request, type Response, Router } from 'express';
 import type { Config } from '../config';
 import { registry } from '../lib/metrics';
-import { problem } from '../lib/problem';
+import { problem, problemBody } from '../lib/problem';
 import { safeEqual } from '../lib/secrets';
 import { sendProblem } from './problem';
 
@@ -47,7 +47,7 @@ export async function startMetricsListener(port: number, host: string): Promise<
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.statusCode = 404;
       res.setHeader('Content-Type', 'application/problem+json');
-      res.end(JSON.stringify({ type: 'about:blank', code: 'not_found', detail: 'Only GET /metrics is served here' }));
+      res.end(problemBody(undefined, 'not_found', 'Only GET /metrics is served here'));
       return;
     }
     writeMetrics(res).catch(() => {

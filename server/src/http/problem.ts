@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { ProblemError, problem } from '../lib/problem';
+import { ProblemError, problem, problemBody } from '../lib/problem';
 import { setRateLimitHeaders } from './rate-limit-headers';
 import { noteProblemCode } from './request-context';
 
@@ -19,15 +19,7 @@ export function sendProblem(res: Response, errorsBase: string, err: ProblemError
   res
     .status(err.status)
     .type('application/problem+json')
-    .send(
-      JSON.stringify({
-        type: `${errorsBase}/${err.code}`,
-        code: err.code,
-        detail: err.detail,
-        ...extra,
-        ...(requestId ? { requestId } : {}),
-      }),
-    );
+    .send(problemBody(errorsBase, err.code, err.detail, { ...extra, ...(requestId ? { requestId } : {}) }));
 }
 
 /**

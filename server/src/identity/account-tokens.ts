@@ -26,6 +26,28 @@ export async function issueAccountToken(
 }
 
 /**
+ * A one-time token for whichever account holds `email`, in ONE statement that runs the same whether
+ * or not an account does: the token is generated either way, and `issued` says whether it was stored.
+ * A caller that must not reveal which addresses have accounts (password reset) does the same work on
+ * both paths.
+ */
+export async function issueAccountTokenByEmail(
+  em: EntityManager,
+  kind: AccountTokenKind,
+  email: string,
+): Promise<{ token: string; issued: boolean }> {
+  const token = newSecret(prefix[kind]);
+  const rows = await sql(
+    em,
+    `insert into account_token (id, kind, token_hash, account_id, email, expires_at)
+     select ?, ?, ?, e.account_id, e.email, ? from account_email e where e.email = ?
+     returning id`,
+    [randomUUID(), kind, hashSecret(token), new Date(Date.now() + lifetimeMs[kind]), email.toLowerCase()],
+  );
+  return { token, issued: rows.length > 0 };
+}
+
+/**
  * Marks the token used and returns whom it was for. Unknown, expired, used or wrong-kind tokens
  * are all 400 invalid_token. The update is the check, so two concurrent uses cannot both win.
  */

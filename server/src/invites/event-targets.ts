@@ -5,17 +5,9 @@ import { problem } from '../lib/problem';
 import { sql } from '../db/sql';
 
 /**
- * What an event invite needs from the events domain (tables `event` and `phase`): the event of the
- * workspace, and the roles its phases accept. Another workspace's event is 404, like a missing one.
+ * What an event invite needs from the events domain (table `phase`) beyond the event itself
+ * (`eventOfWorkspace` in `events/locks.ts`): the roles its phases accept.
  */
-export async function eventOfWorkspace(em: EntityManager, workspaceId: string, eventId: string): Promise<{ id: string; title: string }> {
-  const rows = await sql<{ id: string; title: string }>(em, 'select id, title from event where id = ? and workspace_id = ?', [
-    eventId,
-    workspaceId,
-  ]);
-  if (!rows[0]) throw problem('not_found', 'Event not found');
-  return rows[0];
-}
 
 /** 400 role_not_on_event, listing the accepted roles, unless the event's phases have a place for the role. */
 export async function assertRoleOnEvent(em: EntityManager, eventId: string, role: string): Promise<EventRole> {

@@ -3,39 +3,33 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { primaryEmailOf } from '../accounts/account-view';
 import type { Config } from '../config';
-import { sendQuietly } from '../email/create-mailer';
-import type { Mailer } from '../email/mailer';
+import type { EmailQueue } from '../email/queue';
 import { inviteEmail } from '../email/templates';
-import { problem } from '../lib/problem';
+import { invalidField, problem } from '../lib/problem';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { iso, sql } from '../db/sql';
 import type { Actor } from '../lib/actor';
 import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
 import { bridgedUserFor } from '../people/users-service';
 import { addMember } from '../workspaces/members';
-import { assertRoleOnEvent, eventOfWorkspace, grantEventMembership } from './event-targets';
+import { eventOfWorkspace } from '../events/locks';
+import { assertRoleOnEvent, grantEventMembership } from './event-targets';
+import { ofWorkspace } from '../lib/tenancy';
+import type { z } from 'zod';
+import type { inviteSchema } from '@gathercast/contract';
 
 export const inviteLifetimeMs = 14 * 24 * 3600 * 1000;
 
 export interface InvitesDeps {
   config: Config;
-  mailer: Mailer;
+  emails: EmailQueue;
   logger: Logger;
 }
 
 export type InviteStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
 
-export interface InviteView {
-  id: string;
-  workspaceId: string;
-  kind: 'workspace' | 'event';
-  email: string | null;
-  role: string;
-  eventId: string | null;
-  status: InviteStatus;
-  expiresAt: string;
-  createdAt: string;
-  acceptedAt: string | null;
-}
+/** As the contract says (`inviteSchema`). */
+export type InviteView = z.infer<typeof inviteSchema>;
 
 interface InviteRow {
   id: string;
@@ -67,7 +61,6 @@ const view = (r: InviteRow): InviteView => ({
   acceptedAt: iso(r.accepted_at),
 });
 
-const badField = (path: string, message: string) => problem('bad_request', `Invalid request: ${path}: ${message}`, { errors: [{ path, message }] });
 
 export const inviteLink = (config: Config, token: string) => `${config.publicBaseUrl}/invites/${token}`;
 
@@ -81,20 +74,20 @@ export interface CreateInviteInput {
 /** Checks the kind's rules and returns the role and event to store. */
 async function targetOf(em: EntityManager, workspaceId: string, input: CreateInviteInput) {
   if (input.kind === 'workspace') {
-    if (input.eventId) throw badField('body.eventId', 'Only event invites name an event');
+    if (input.eventId) throw invalidField('body.eventId', 'unknown_field', 'Only event invites name an event');
     const role = input.role ?? 'member';
-    if (role !== 'member' && role !== 'admin') throw badField('body.role', 'Workspace invites grant member or admin');
+    if (role !== 'member' && role !== 'admin') throw invalidField('body.role', 'invalid_enum', 'Workspace invites grant member or admin');
     return { role, event: null };
   }
-  if (!input.eventId) throw badField('body.eventId', 'Required for event invites');
-  if (!input.role) throw badField('body.role', 'Required for event invites');
-  const event = await eventOfWorkspace(em, workspaceId, input.eventId);
+  if (!input.eventId) throw invalidField('body.eventId', 'required', 'Required for event invites');
+  if (!input.role) throw invalidField('body.role', 'required', 'Required for event invites');
+  const event = await eventOfWorkspace(em, { workspaceId }, input.eventId);
   return { role: await assertRoleOnEvent(em, event.id, input.role), event };
 }
 
 /**
- * A 14-day gci_ invite. With an email it is sent there (the URL comes back only in email dev mode);
- * without one it is a link invite and the URL comes back, once.
+ * A 14-day gci_ invite. With an email it is sent there (queued in the invite's transaction; the URL
+ * comes back only in email dev mode); without one it is a link invite and the URL comes back, once.
  */
 export async function createInvite(
   em: EntityManager,
@@ -104,42 +97,50 @@ export async function createInvite(
 ): Promise<InviteView & { url?: string }> {
   const { role, event } = await targetOf(em, actor.workspaceId, input);
   const token = newSecret(secretPrefixes.invite);
-  const [row] = await sql<InviteRow>(
-    em,
-    `insert into invite (id, workspace_id, kind, email, role, event_id, token_hash, invited_by_account_id, expires_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`,
-    [
-      randomUUID(),
-      actor.workspaceId,
-      input.kind,
-      input.email ?? null,
-      role,
-      event?.id ?? null,
-      hashSecret(token),
-      actor.accountId ?? null,
-      new Date(Date.now() + inviteLifetimeMs),
-    ],
-  );
   const url = inviteLink(deps.config, token);
-  if (input.email) {
-    const [ws] = await sql<{ name: string }>(em, 'select name from workspace where id = ?', [actor.workspaceId]);
-    const [inviter] = actor.accountId ? await sql<{ name: string }>(em, 'select name from account where id = ?', [actor.accountId]) : [];
-    const target = event ? `the event "${event.title}"` : `the workspace "${ws!.name}"`;
-    await sendQuietly(deps.mailer, deps.logger, inviteEmail(input.email, inviter?.name ?? ws!.name, target, role, url));
-  }
-  const showUrl = !input.email || deps.mailer.devMode;
-  return { ...view(row!), ...(showUrl ? { url } : {}) };
+  const row = await em.transactional(async (tx) => {
+    const [row] = await sql<InviteRow>(
+      tx,
+      `insert into invite (id, workspace_id, kind, email, role, event_id, token_hash, invited_by_account_id, expires_at)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?) returning *`,
+      [
+        randomUUID(),
+        actor.workspaceId,
+        input.kind,
+        input.email ?? null,
+        role,
+        event?.id ?? null,
+        hashSecret(token),
+        actor.accountId ?? null,
+        new Date(Date.now() + inviteLifetimeMs),
+      ],
+    );
+    if (input.email) {
+      const [ws] = await sql<{ name: string }>(tx, 'select name from workspace where id = ?', [actor.workspaceId]);
+      const [inviter] = actor.accountId ? await sql<{ name: string }>(tx, 'select name from account where id = ?', [actor.accountId]) : [];
+      const target = event ? `the event "${event.title}"` : `the workspace "${ws!.name}"`;
+      await deps.emails.enqueue(tx, inviteEmail(input.email, inviter?.name ?? ws!.name, target, role, url));
+    }
+    return row!;
+  });
+  const showUrl = !input.email || deps.emails.devMode;
+  return { ...view(row), ...(showUrl ? { url } : {}) };
 }
 
-export async function listInvites(em: EntityManager, workspaceId: string): Promise<InviteView[]> {
-  const rows = await sql<InviteRow>(em, 'select * from invite where workspace_id = ? order by created_at desc, id', [workspaceId]);
-  return rows.map(view);
+/** Newest first. */
+export async function listInvites(em: EntityManager, workspaceId: string, input: PageInput) {
+  const page = await timeOrderedPage<InviteRow>(
+    em,
+    { select: 'select * from invite where workspace_id = ?', params: [workspaceId], newestFirst: true },
+    input,
+  );
+  return { invites: page.rows.map(view), nextCursor: page.nextCursor };
 }
 
 /** Revoking is idempotent; an accepted invite cannot be revoked (its access was already granted). */
 export async function revokeInvite(em: EntityManager, workspaceId: string, inviteId: string): Promise<void> {
-  const [row] = await sql<InviteRow>(em, 'select * from invite where id = ? and workspace_id = ?', [inviteId, workspaceId]);
-  if (!row) throw problem('not_found', 'Invite not found');
+  const [found] = await sql<InviteRow>(em, 'select * from invite where id = ? and workspace_id = ?', [inviteId, workspaceId]);
+  const row = ofWorkspace(found, 'Invite');
   if (row.status === 'accepted') throw problem('invalid_state', 'The invite was already accepted');
   await sql(em, `update invite set status = 'revoked', revoked_at = coalesce(revoked_at, now()) where id = ?`, [inviteId]);
 }
@@ -151,7 +152,7 @@ export async function previewInvite(em: EntityManager, token: string) {
     `select i.*, w.name as workspace_name from invite i join workspace w on w.id = i.workspace_id where i.token_hash = ?`,
     [hashSecret(token)],
   );
-  if (!row) throw problem('not_found', 'Invite not found');
+  ofWorkspace(row, 'Invite');
   const [event] = row.event_id ? await sql<{ id: string; title: string }>(em, 'select id, title from event where id = ?', [row.event_id]) : [];
   return {
     kind: row.kind,

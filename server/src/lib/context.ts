@@ -3,10 +3,11 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { CredentialChanges } from '../db/credential-changes';
-import type { Mailer } from '../email/mailer';
+import type { EmailQueue } from '../email/queue';
 import type { GatewayTokens } from './gateway-tokens';
 import type { CredentialCache } from './credential-cache';
 import type { RateLimitStore } from './rate-limits';
+import type { AbuseLimits } from './abuse-limits';
 import type { DomainEventBus } from './domain-events';
 import type { ForegroundLoad } from './foreground';
 
@@ -19,9 +20,12 @@ export interface AppContext {
   logger: Logger;
   /** The internal event bus: outbox rows written in the transaction of each change. */
   bus: DomainEventBus;
-  mailer: Mailer;
+  /** Every email goes out through this durable queue: `emails.enqueue(tx, email)` in the change's transaction. */
+  emails: EmailQueue;
   /** Rate-limit counters shared by every server process (PostgreSQL, or Redis with REDIS_URL). */
   rateLimits: RateLimitStore;
+  /** Per client address and per target email on calls that send email or create accounts (lib/abuse-limits.ts). */
+  abuseLimits: AbuseLimits;
   /** Credentials resolved on earlier requests; see lib/credential-cache.ts. */
   credentialCache: CredentialCache;
   /** Await `credentialChanges.propagated()` after committing a revocation, before answering. */

@@ -16,6 +16,8 @@ export interface DomainEventInput {
 
 export interface RecordedDomainEvent {
   id: string;
+  /** Its number in the workspace's sequence (1, 2, 3, … with no gaps); 0 for test sends, which are not in it. */
+  sequence: number;
   type: WebhookEventType;
   workspaceId: string;
   eventId: string;
@@ -54,31 +56,50 @@ export class DomainEventBus {
     if (!inputs.length) return [];
     const events: RecordedDomainEvent[] = inputs.map((input) => ({
       id: input.id ?? randomUUID(),
+      sequence: 0,
       type: input.type,
       workspaceId: input.workspaceId,
       eventId: input.eventId,
       occurredAt: input.occurredAt ?? new Date(),
       data: input.data ?? {},
     }));
-    await sql(
+    // One statement: take the next numbers of each workspace's sequence (its row stays locked until
+    // the transaction ends, so numbers are visible in commit order; workspaces locked in id order,
+    // so two transactions never wait on each other crosswise), then insert the events with them.
+    const numbered = await sql<{ id: string; seq: string }>(
       tx,
-      `insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at)
-       select id, type, workspace_id, event_id, payload, occurred_at
-         from jsonb_to_recordset(?::jsonb)
-           as x(id uuid, type text, workspace_id uuid, event_id uuid, payload jsonb, occurred_at timestamptz)`,
+      `with x as (
+         select * from jsonb_to_recordset(?::jsonb)
+           as x(id uuid, type text, workspace_id uuid, event_id uuid, payload jsonb, occurred_at timestamptz, ord int)
+       ),
+       n as (select workspace_id, count(*)::bigint as c from x group by workspace_id),
+       s as (
+         insert into workspace_event_seq as w (workspace_id, last_seq)
+         select workspace_id, c from n order by workspace_id
+         on conflict (workspace_id) do update set last_seq = w.last_seq + excluded.last_seq
+         returning workspace_id, last_seq
+       )
+       insert into domain_event (id, type, workspace_id, event_id, payload, occurred_at, seq)
+       select x.id, x.type, x.workspace_id, x.event_id, x.payload, x.occurred_at,
+              s.last_seq - n.c + row_number() over (partition by x.workspace_id order by x.ord)
+         from x join n using (workspace_id) join s using (workspace_id)
+       returning id, seq`,
       [
         JSON.stringify(
-          events.map((e) => ({
+          events.map((e, ord) => ({
             id: e.id,
             type: e.type,
             workspace_id: e.workspaceId,
             event_id: e.eventId,
             payload: e.data,
             occurred_at: e.occurredAt.toISOString(),
+            ord,
           })),
         ),
       ],
     );
+    const sequenceOf = new Map(numbered.map((r) => [r.id, Number(r.seq)]));
+    for (const e of events) e.sequence = sequenceOf.get(e.id)!;
     for (const { one, many } of this.subscribers) {
       if (many) await many(tx, events);
       else for (const event of events) await one(tx, event);

@@ -6,14 +6,14 @@ import {
   type JsonWebKey,
   type KeyObject,
   randomUUID,
-  sign as signData,
   timingSafeEqual,
-  verify as verifyData,
 } from 'node:crypto';
 import type { EventRole } from '@gathercast/contract';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type pg from 'pg';
 import { withLockedTransaction } from '../db/pool';
+import { sql } from '../db/sql';
+import { algorithm, decodePart, InvalidJwt, signJwt, verifyJwt } from './es256-jwt';
 
 /** What a gateway token says about its holder; the live gateway trusts it for the token's 5 minutes. */
 export interface GatewayClaims {
@@ -35,8 +35,15 @@ export interface GatewayClaims {
    */
   storedRole: EventRole;
   anonymous: boolean;
-  /** The credential the token was exchanged for. */
-  via: 'account' | 'workspace' | 'guest' | 'entry' | 'anonymous';
+  /** The credential the token was exchanged for (`server`: minted by the workspace's backend). */
+  via: 'account' | 'workspace' | 'guest' | 'entry' | 'anonymous' | 'server';
+  /** When it was signed (ms): a removal refuses the participant's tokens signed before it. Set by `sign`. */
+  issuedAt?: number;
+  /**
+   * For a holder with a userId: how many role changes it had when the token was minted
+   * (gateway/role-epochs.ts); the gateway refuses the token once there was another. Absent reads as 0.
+   */
+  roleEpoch?: number;
 }
 
 export class InvalidGatewayToken extends Error {}
@@ -45,7 +52,6 @@ export const gatewayTokenLifetimeMs = 5 * 60 * 1000;
 const issuer = 'gathercast';
 const audience = 'gathercast-live';
 const resumeAudience = 'gathercast-live-resume';
-const algorithm = 'ES256';
 
 interface StoredKey {
   kid: string;
@@ -57,87 +63,43 @@ interface StoredKey {
   resumeKey: Buffer;
 }
 
-const base64url = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-
-/** A compact ES256 JWS: P-256 ECDSA over SHA-256, the signature as r || s (what ES256 verifiers expect). */
-function signJwt(key: StoredKey, payload: Record<string, unknown>): string {
-  const input = `${base64url({ alg: algorithm, kid: key.kid, typ: 'JWT' })}.${base64url(payload)}`;
-  const signature = signData('sha256', Buffer.from(input), { key: key.privateKey, dsaEncoding: 'ieee-p1363' });
-  return `${input}.${signature.toString('base64url')}`;
-}
-
-const resumePrefix = 'r1.';
+const resumePrefix = 'r2.';
 
 /**
- * A resume secret: `r1.<kid>.<HMAC-SHA256(eventId, participantId)>` under a key derived from the
- * signing key, so any replica checks it. Deterministic (the same for every socket of a participant in
- * an event) and a fraction of an ECDSA signature's cost, which every join paid before.
+ * A resume secret: `r2.<kid>.<from>.<HMAC-SHA256(eventId, participantId, from)>` under a key derived
+ * from the signing key, so any replica checks it. `from` is the event-stream position the session
+ * first joined at: a resume asks for nothing older (history from before the participant joined is
+ * never replayed). The same for every socket of a session, and a fraction of an ECDSA signature's cost.
  */
-function resumeSecretOf(key: StoredKey, eventId: string, participantId: string): string {
-  const mac = createHmac('sha256', key.resumeKey).update(`${eventId}\n${participantId}`).digest('base64url');
-  return `${resumePrefix}${key.kid}.${mac}`;
+function resumeSecretOf(key: StoredKey, eventId: string, participantId: string, from: number): string {
+  const mac = createHmac('sha256', key.resumeKey)
+    .update(`${eventId}\n${participantId}\n${from}`)
+    .digest('base64url');
+  return `${resumePrefix}${key.kid}.${from}.${mac}`;
 }
-
-class InvalidJwt extends Error {}
-
-const decodePart = (part: string): Record<string, unknown> => {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
-  } catch {
-    throw new InvalidJwt('malformed token');
-  }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new InvalidJwt('malformed token');
-  return value as Record<string, unknown>;
-};
 
 /**
- * Checks a compact ES256 JWS of ours and its registered claims, as a JWT library would: the header
- * names ES256 and a key (nothing critical we do not know), the signature holds under that key, `iss`
- * and `aud` are ours, `exp` (when present) is in the future and `nbf` (when present) is not.
- * The P-256 verification runs on libuv's thread pool, off the event loop: a crowd reconnecting at
- * once (a crashed process's audience) costs the loop little per token, so it keeps accepting
- * connections (a loop busy verifying thousands of tokens in one go let the kernel's accept queue
- * overflow, and each dropped client waited out a SYN retransmit) and the other cores share the work.
+ * Unknown key ids: a token naming a key this process has not loaded makes it reload the keys, at
+ * most once per `unknownKidReloadMs` (concurrent misses wait for that one reload, so a new key of
+ * another replica is honoured within about a second); a kid still unknown after a reload is refused
+ * without another for `unknownKidMissMs`. At most `maxRememberedMisses` misses are remembered.
  */
-async function verifyJwt(
-  token: string,
-  keyFor: (kid: string) => KeyObject,
-  expected: { audience: string; subject?: string },
-): Promise<Record<string, unknown>> {
-  const parts = token.split('.');
-  if (parts.length !== 3) throw new InvalidJwt('malformed token');
-  const [h, p, s] = parts as [string, string, string];
-  const header = decodePart(h);
-  if (header.alg !== algorithm) throw new InvalidJwt('unexpected algorithm');
-  if (header.crit !== undefined || header.b64 !== undefined) throw new InvalidJwt('unsupported header');
-  if (typeof header.kid !== 'string') throw new InvalidJwt('token names no key');
-  const signature = Buffer.from(s, 'base64url');
-  const key = keyFor(header.kid);
-  const signed = await new Promise<boolean>((resolve, reject) =>
-    verifyData('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, signature, (err, ok) =>
-      err ? reject(err) : resolve(ok),
-    ),
-  );
-  if (!signed) throw new InvalidJwt('signature verification failed');
-  const now = Math.floor(Date.now() / 1000);
-  const payload = decodePart(p);
-  if (payload.iss !== issuer) throw new InvalidJwt('unexpected issuer');
-  const aud = payload.aud;
-  if (!(aud === expected.audience || (Array.isArray(aud) && aud.includes(expected.audience))))
-    throw new InvalidJwt('unexpected audience');
-  if (expected.subject !== undefined && payload.sub !== expected.subject) throw new InvalidJwt('unexpected subject');
-  for (const claim of ['exp', 'nbf', 'iat'] as const)
-    if (payload[claim] !== undefined && typeof payload[claim] !== 'number') throw new InvalidJwt(`invalid ${claim}`);
-  if (typeof payload.exp === 'number' && payload.exp <= now) throw new InvalidJwt('token expired');
-  if (typeof payload.nbf === 'number' && payload.nbf > now) throw new InvalidJwt('token not yet valid');
-  return payload;
-}
+const unknownKidReloadMs = 1000;
+const unknownKidMissMs = 60_000;
+const maxRememberedMisses = 1000;
+/** Key ids are UUIDs (ensureKey): anything else is refused without a reload. */
+const kidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * Signs and verifies live-gateway tokens (ES256 JWTs). The keys live in the database (`signing_key`):
  * the first process to start generates one under an advisory lock, every replica loads the same ones,
  * and a token naming a key this process has not seen yet makes it reload them once.
+ *
+ * Why this is in lib/ and not gateway/: the instance travels in AppContext (lib/context.ts, the shared
+ * layer), which both the gateway domain (minting) and the live plane (verifying, resume secrets) read,
+ * and the layer rule (test/architecture.imports.test.ts) forbids shared code importing a domain, even
+ * for a type. Moving it means the composition root handing it to those two domains instead of through
+ * AppContext; until then it stays here, with the JWT mechanics in lib/es256-jwt.ts.
  */
 export class GatewayTokens {
   private keys = new Map<string, StoredKey>();
@@ -156,6 +118,7 @@ export class GatewayTokens {
     const expiresAt = new Date(now + gatewayTokenLifetimeMs);
     const token = signJwt(this.current, {
       ...claims,
+      issuedAt: now,
       iss: issuer,
       aud: audience,
       sub: claims.participantId,
@@ -170,10 +133,22 @@ export class GatewayTokens {
   async verify(token: string): Promise<GatewayClaims> {
     try {
       const payload = await this.checked(token, { audience });
-      const { eventId, participantId, userId, name, role, storedRole, anonymous, via } =
+      const { eventId, participantId, userId, name, role, storedRole, anonymous, via, roleEpoch, issuedAt } =
         payload as unknown as GatewayClaims;
       // A token from before storedRole existed (at most 5 minutes old) reads its role as stored.
-      return { eventId, participantId, userId, name, role, storedRole: storedRole ?? role, anonymous, via };
+      const claims: GatewayClaims = {
+        eventId,
+        participantId,
+        userId,
+        name,
+        role,
+        storedRole: storedRole ?? role,
+        anonymous,
+        via,
+        issuedAt: typeof issuedAt === 'number' ? issuedAt : Number(payload.iat) * 1000,
+      };
+      if (typeof roleEpoch === 'number') claims.roleEpoch = roleEpoch;
+      return claims;
     } catch (err) {
       throw new InvalidGatewayToken(err instanceof Error ? err.message : 'invalid gateway token');
     }
@@ -183,39 +158,71 @@ export class GatewayTokens {
    * A live session's resume secret (given in `welcome`): proves that a reconnect continues this
    * participant's session in this event. It opens nothing by itself; the reconnect still needs a token.
    */
-  resumeSecret(eventId: string, participantId: string): Promise<string> {
-    return Promise.resolve(resumeSecretOf(this.current, eventId, participantId));
+  resumeSecret(eventId: string, participantId: string, from: number): Promise<string> {
+    return Promise.resolve(resumeSecretOf(this.current, eventId, participantId, from));
   }
 
-  /** Whether `secret` is a resume secret of ours for this event and participant. */
-  async isResumeSecret(secret: string, eventId: string, participantId: string): Promise<boolean> {
-    try {
-      if (secret.startsWith(resumePrefix)) {
-        const kid = secret.slice(resumePrefix.length, secret.lastIndexOf('.'));
-        if (!this.keys.has(kid)) await this.reload();
-        const key = this.keys.get(kid);
-        if (!key) return false;
-        const expected = Buffer.from(resumeSecretOf(key, eventId, participantId));
-        const given = Buffer.from(secret);
-        return given.length === expected.length && timingSafeEqual(given, expected);
+  /**
+   * The position a resume secret of ours for this event and participant may resume from (the one its
+   * session joined at); null when it is not such a secret. Secrets of earlier versions (`r1.`, signed
+   * JWTs) state no position and resume nothing: that socket starts afresh.
+   */
+  async resumeFloor(secret: string, eventId: string, participantId: string): Promise<number | null> {
+    const [prefix, kid, from, mac, ...rest] = secret.split('.');
+    if (`${prefix}.` !== resumePrefix || !kid || !from || !mac || rest.length) return null;
+    const floor = Number(from);
+    if (!/^\d+$/.test(from) || !Number.isSafeInteger(floor) || !(await this.knows(kid))) return null;
+    const expected = Buffer.from(resumeSecretOf(this.keys.get(kid)!, eventId, participantId, floor));
+    const given = Buffer.from(secret);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? floor : null;
+  }
+
+  readonly #misses = new Map<string, number>();
+  #reloading: Promise<void> | undefined;
+  #reloadedAt = 0;
+
+  /** Whether a key is loaded, reloading the keys for an unknown kid within the bounds above. */
+  private async knows(kid: string): Promise<boolean> {
+    if (this.keys.has(kid)) return true;
+    if (!kidPattern.test(kid)) return false;
+    const missedAt = this.#misses.get(kid);
+    if (missedAt !== undefined && Date.now() - missedAt < unknownKidMissMs) return false;
+    await this.reloadSoon();
+    if (this.keys.has(kid)) return true;
+    this.#misses.delete(kid);
+    this.#misses.set(kid, Date.now());
+    if (this.#misses.size > maxRememberedMisses) this.#misses.delete(this.#misses.keys().next().value!);
+    return false;
+  }
+
+  /** One reload at a time, at most one per unknownKidReloadMs; callers meanwhile share it. */
+  private reloadSoon(): Promise<void> {
+    this.#reloading ??= (async () => {
+      const wait = this.#reloadedAt + unknownKidReloadMs - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      try {
+        await this.reload();
+      } finally {
+        this.#reloadedAt = Date.now();
+        this.#reloading = undefined;
       }
-      // A signed secret from before resume secrets were HMACs (a rolling deploy): still honoured.
-      const payload = await this.checked(secret, { audience: resumeAudience, subject: participantId });
-      return payload.eventId === eventId;
-    } catch {
-      return false;
-    }
+    })();
+    return this.#reloading;
   }
 
-  /** The verified payload; a key this process has not seen yet makes it reload the keys once. */
+  /** The verified payload; a key this process has not seen yet makes it reload the keys (see knows). */
   private async checked(token: string, expected: { audience: string; subject?: string }) {
     const kid = token.includes('.') ? decodePart(token.slice(0, token.indexOf('.'))).kid : undefined;
-    if (typeof kid === 'string' && !this.keys.has(kid)) await this.reload();
-    return verifyJwt(token, (k) => {
-      const key = this.keys.get(k);
-      if (!key) throw new InvalidJwt('token names an unknown key');
-      return key.publicKey;
-    }, expected);
+    if (typeof kid === 'string') await this.knows(kid);
+    return verifyJwt(
+      token,
+      (k) => {
+        const key = this.keys.get(k);
+        if (!key) throw new InvalidJwt('token names an unknown key');
+        return key.publicKey;
+      },
+      { issuer, ...expected },
+    );
   }
 
   private ensureKey() {
@@ -223,8 +230,9 @@ export class GatewayTokens {
       const { rowCount } = await client.query(`select 1 from signing_key where purpose = 'gateway' limit 1`);
       if (rowCount) return;
       const { privateKey, publicKey } = await generateKeyPair(algorithm, { extractable: true });
-      await client.query(
-        `insert into signing_key (kid, purpose, algorithm, private_jwk, public_jwk) values ($1, 'gateway', $2, $3, $4)`,
+      await sql(
+        client,
+        `insert into signing_key (kid, purpose, algorithm, private_jwk, public_jwk) values (?, 'gateway', ?, ?, ?)`,
         [randomUUID(), algorithm, await exportJWK(privateKey), await exportJWK(publicKey)],
       );
     });

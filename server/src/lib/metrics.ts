@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 
 /**
  * The process's one Prometheus registry (GET /metrics, docs/deploy.md). Hot paths only increment or
@@ -129,6 +129,17 @@ export const liveJoins = new Counter({
   registers: [registry],
 });
 
+const liveRefusals = new Counter({
+  name: 'gathercast_live_refusals_total',
+  help: 'Live sockets refused or closed by a gateway limit, by reason (participant_cap, address_cap, ping_flood)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export function countLiveRefusal(reason: string): void {
+  liveRefusals.inc({ reason });
+}
+
 const fanoutLatency = new Histogram({
   name: 'gathercast_live_fanout_latency_seconds',
   help: 'From publishing a live envelope (any process) to handing it to this process\'s sockets',
@@ -149,6 +160,17 @@ const rateLimitRefusals = new Counter({
 
 export function countRateLimitRefusal(limit: string): void {
   rateLimitRefusals.inc({ limit });
+}
+
+const connectionRefusals = new Counter({
+  name: 'gathercast_http_connections_refused_total',
+  help: 'HTTP connections refused or closed by the port: per_address (over the per-address cap), request_timeout (headers or request not received in time)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+export function countConnectionRefusal(reason: 'per_address' | 'request_timeout'): void {
+  connectionRefusals.inc({ reason });
 }
 
 const buildInfo = new Gauge({

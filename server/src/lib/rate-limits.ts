@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { Redis } from 'ioredis';
 import {
   type RateLimiterAbstract,
   RateLimiterPostgres,
@@ -8,6 +7,8 @@ import {
   RateLimiterRes,
 } from 'rate-limiter-flexible';
 import { countRateLimitRefusal } from './metrics';
+import { localFallbackLimiter, sharedCounterRedisOptions } from './rate-limit-fallback';
+import { connectRedis } from './redis';
 import { problem } from './problem';
 import type { RateLimitState } from './rate-limit-state';
 
@@ -96,14 +97,21 @@ export function createRateLimitStore(
   logger?: Pick<Logger, 'warn'>,
 ): RateLimitStore {
   if (redisUrl) {
-    // The checks of one event-loop turn (a crowd taking gateway tokens) leave as one write.
-    const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1, enableAutoPipelining: true });
+    // The checks of one event-loop turn (a crowd taking gateway tokens) leave as one write; while Redis
+    // is away every limit counts locally (rate-limit-fallback.ts) instead of failing the request.
+    const redis = connectRedis(redisUrl, sharedCounterRedisOptions);
     // ioredis reconnects by itself; a lost connection goes to the log, not to raw stderr.
     redis.on('error', (err) => logger?.warn({ err }, 'rate limit Redis connection error'));
     return {
       limit: (o) =>
         new RateLimit(
-          new RateLimiterRedis({ storeClient: redis, keyPrefix: `gc_rl_${o.keyPrefix}`, points: o.points, duration: o.durationSeconds }),
+          new RateLimiterRedis({
+            storeClient: redis,
+            keyPrefix: `gc_rl_${o.keyPrefix}`,
+            points: o.points,
+            duration: o.durationSeconds,
+            insuranceLimiter: localFallbackLimiter(o),
+          }),
           o.keyPrefix,
         ),
       ping: async () => {

@@ -12,6 +12,7 @@ export const secretPrefixes = {
   reset: 'gcr_',
   invite: 'gci_',
   tableNotes: 'gcn_',
+  joinLink: 'gcj_',
 } as const;
 
 /** The bearer-style sessions (gcs_, gcw_, gcg_, gce_); stored in session.kind, resolved by the HTTP edge. */

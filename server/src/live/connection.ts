@@ -1,29 +1,20 @@
-import type { EventRole, LiveServerMessage } from '@gathercast/contract';
+import type { EventRole, LiveErrorCode, LiveServerMessage } from '@gathercast/contract';
 import { WebSocket } from 'ws';
 import type { GatewayClaims } from '../lib/gateway-tokens';
 import type { Target } from './fanout';
 import type { PresenceInfo } from './presence-store';
+import { TokenBucket } from './token-bucket';
 import { type Corkable, coalesceWrites, holdUntilTurnEnds } from './write-coalescing';
 
 /** A refusal sent back as an `error` message; the connection stays open. */
 export class LiveError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: LiveErrorCode,
     detail: string,
   ) {
     super(detail);
   }
 }
-
-/** Close codes of the gateway (docs/live-gateway.md). */
-export const closeCodes = {
-  normal: 1000,
-  goingAway: 1001,
-  eventEnded: 4000,
-  lobbyDenied: 4003,
-  eventNotLive: 4009,
-  unresponsive: 4008,
-} as const;
 
 /**
  * A client that stops reading: once this much is waiting in the socket's send buffer, the socket is
@@ -46,6 +37,25 @@ function encoded(message: LiveServerMessage): Buffer {
   return data;
 }
 
+/** Hosts, speakers and moderators: they see every line of a large audience's chat. */
+export const onStage = (role: EventRole) =>
+  role === 'host' || role === 'speaker' || role === 'workspace_admin';
+/**
+ * All a lobby waiter is ever sent: it is not in the event, so nothing fanned out to the room (chat,
+ * polls, announcements, banners, questions, presence, counts) reaches it, queued or live, until
+ * `lobby.admitted`; only its own welcome, answers to what it sends, the host's decision and the
+ * event's lifecycle (a phase change carries no media for it, the end closes it).
+ */
+const lobbyMessages: ReadonlySet<LiveServerMessage['type']> = new Set<LiveServerMessage['type']>([
+  'welcome',
+  'pong',
+  'error',
+  'lobby.admitted',
+  'lobby.denied',
+  'phase.changed',
+  'event.ended',
+]);
+
 /** Burst and sustained rate of client messages per connection. */
 const rateBurst = 20;
 const ratePerSecond = 10;
@@ -64,11 +74,16 @@ export class LiveConnection {
   closed = false;
   /** Closed without a close frame: the client may come back and resume. */
   lostAbruptly = false;
+  /** Closed by a draining process (1012): the client resumes on another process, still present. */
+  movedAway = false;
+  /** Where the upgrade came from (a ban may cover it). */
+  clientAddress: string | undefined;
   /** The last event-stream seq this socket was sent (or started after): older ones are never sent again. */
   lastSeq = 0;
+  /** Its roles changed (live/role-changes.ts): nothing more it sends is handled, and it is closing. */
+  revoked = false;
   #queue: LiveServerMessage[] | null = [];
-  #tokens = rateBurst;
-  #refilledAt = Date.now();
+  readonly #rate = new TokenBucket(rateBurst, ratePerSecond);
 
   constructor(
     readonly ws: WebSocket,
@@ -99,6 +114,8 @@ export class LiveConnection {
     if (target.to === 'moderators') return this.role === 'host' || this.role === 'workspace_admin';
     if (target.to === 'participant') return this.participantId === target.participantId;
     if (target.to === 'room') return this.role !== 'viewer';
+    if (target.to === 'stage' || target.to === 'audience')
+      return onStage(this.role) === (target.to === 'stage');
     return true;
   }
 
@@ -117,6 +134,7 @@ export class LiveConnection {
   }
 
   sendNow(message: LiveServerMessage): void {
+    if (this.lobby && !lobbyMessages.has(message.type)) return;
     if (message.seq !== undefined) {
       // A message the welcome's position or a replay already covered (each seq goes out once).
       if (message.seq <= this.lastSeq) return;
@@ -152,10 +170,6 @@ export class LiveConnection {
 
   /** Token bucket: false when the client sends faster than the gateway accepts. */
   takeToken(now = Date.now()): boolean {
-    this.#tokens = Math.min(rateBurst, this.#tokens + ((now - this.#refilledAt) / 1000) * ratePerSecond);
-    this.#refilledAt = now;
-    if (this.#tokens < 1) return false;
-    this.#tokens -= 1;
-    return true;
+    return this.#rate.take(now);
   }
 }

@@ -2,8 +2,13 @@ import type { Feature, LiveClientMessage, LiveServerMessage } from '@gathercast/
 import type { AppContext } from '../lib/context';
 import type { LiveConnection } from './connection';
 import { LiveError } from './connection';
+import type { SlowModeStore } from './control/slow-mode';
+import type { ChatLog } from './crowd/chat-log';
+import type { LiveCrowd } from './crowd/crowd';
+import type { ReactionTotals } from './crowd/reaction-totals';
 import type { LiveEvent } from './event-state';
 import type { Fanout } from './fanout';
+import type { PollVotes } from './poll-votes';
 import type { LivePresence } from './presence';
 import type { QuestionWrites } from './question-writes';
 import type { LiveTables } from './tables';
@@ -14,7 +19,14 @@ export interface LiveDeps {
   fanout: Fanout;
   presence: LivePresence;
   questions: QuestionWrites;
+  pollVotes: PollVotes;
   tables: LiveTables;
+  /** A large audience's activity, folded into batch frames. */
+  crowd: LiveCrowd;
+  chatLog: ChatLog;
+  /** When each sender last chatted, shared by every process (slow mode). */
+  slowMode: SlowModeStore;
+  reactionTotals: ReactionTotals;
   /** The event as the database has it (cached for a moment, dropped on every lifecycle change). */
   event(eventId: string): Promise<LiveEvent | null>;
   /** This process's open connections of an event. */

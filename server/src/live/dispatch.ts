@@ -1,21 +1,25 @@
 import { findInputProblem, type LiveClientMessage, liveClientMessageSchema } from '@gathercast/contract';
 import { listAudience } from './audience';
 import { type LiveConnection, LiveError } from './connection';
+import { sendChat } from './crowd/chat';
+import { sendReaction } from './crowd/reactions';
 import type { Handler, Handling, LiveDeps } from './deps';
 import { admitFromLobby, denyFromLobby } from './lobby';
 import { isModerator } from './media';
-import {
-  clearBanner,
-  lowerHand,
-  raiseHand,
-  sendAnnouncement,
-  sendChat,
-  sendReaction,
-  showBanner,
-} from './moderation';
+import { clearBanner, lowerHand, raiseHand, sendAnnouncement, showBanner } from './moderation';
+import { observeTable } from './observe';
 import { closePoll, createPoll, votePoll } from './polls';
 import { answerQuestion, createQuestion, dismissQuestion, voteQuestion } from './questions';
-import { observeTable } from './observe';
+import {
+  banMessage,
+  deleteChatMessageMessage,
+  deleteQuestionMessage,
+  muteMessage,
+  removeMessage,
+  unbanMessage,
+  unmuteMessage,
+  updateRoomMessage,
+} from './control/messages';
 
 type Type = LiveClientMessage['type'];
 interface Rule<T extends Type> {
@@ -43,6 +47,15 @@ const rules: { [T in Exclude<Type, 'ping'>]: Rule<T> } = {
   'lobby.deny': { handle: denyFromLobby, moderator: true },
   'table.observe': { handle: observeTable, moderator: true },
   'audience.list': { handle: listAudience, moderator: true },
+  // Room control (live/control/messages.ts).
+  'participant.remove': { handle: removeMessage, moderator: true },
+  'participant.ban': { handle: banMessage, moderator: true },
+  'participant.unban': { handle: unbanMessage, moderator: true },
+  'participant.mute': { handle: muteMessage, moderator: true },
+  'participant.unmute': { handle: unmuteMessage, moderator: true },
+  'chat.delete': { handle: deleteChatMessageMessage, moderator: true },
+  'question.delete': { handle: deleteQuestionMessage, moderator: true },
+  'room.update': { handle: updateRoomMessage, moderator: true },
 };
 
 function parse(raw: string): LiveClientMessage {
@@ -70,6 +83,8 @@ function parse(raw: string): LiveClientMessage {
 export async function dispatch(deps: LiveDeps, conn: LiveConnection, raw: string, allowed: boolean): Promise<void> {
   try {
     if (!allowed) throw new LiveError('rate_limited', 'Too many messages; slow down');
+    if (conn.revoked)
+      throw new LiveError('forbidden', 'Your roles changed; reconnect with a new gateway token');
     const message = parse(raw);
     if (message.type === 'ping') {
       conn.send({ type: 'pong' });

@@ -1,6 +1,12 @@
 import type { EventRole, Feature, Modality } from '@gathercast/contract';
 import type { Queryable } from '../db/pool';
 import { narrowRole } from '../events/roles';
+import {
+  type RoomControlState,
+  type RoomStateRow,
+  roomStateColumns,
+  roomStateOf,
+} from './control/room-state';
 
 export interface LivePhase {
   id: string;
@@ -28,6 +34,8 @@ export interface LiveEvent {
   governingPhase: LivePhase | null;
   /** Hosts and speakers with a name, by their stored event role (read with the event, so joins share it). */
   castMembers: { name: string; role: EventRole }[];
+  /** Bans, removals, mutes and the room's chat settings (live/control/). */
+  control: RoomControlState;
 }
 
 interface PhaseJson {
@@ -41,7 +49,7 @@ interface PhaseJson {
   started_at: string | null;
 }
 
-interface EventRow {
+interface EventRow extends RoomStateRow {
   id: string;
   workspace_id: string;
   title: string;
@@ -81,7 +89,8 @@ const liveEventSql = `
            select json_agg(json_build_object('name', u.name, 'role', m.role)
                   order by case m.role when 'host' then 0 else 1 end, m.created_at, m.id)
              from event_membership m join app_user u on u.id = m.user_id
-            where m.event_id = e.id and m.role in ('host', 'speaker') and u.name is not null), '[]'::json) as cast_members
+            where m.event_id = e.id and m.role in ('host', 'speaker') and u.name is not null), '[]'::json) as cast_members,
+         ${roomStateColumns}
     from event e where e.id = $1`;
 
 export async function loadLiveEvent(db: Queryable, eventId: string): Promise<LiveEvent | null> {
@@ -102,6 +111,7 @@ export async function loadLiveEvent(db: Queryable, eventId: string): Promise<Liv
     activePhase,
     governingPhase,
     castMembers: e.cast_members,
+    control: roomStateOf(e),
   };
 }
 

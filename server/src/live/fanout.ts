@@ -1,31 +1,61 @@
 import type { LiveServerMessage } from '@gathercast/contract';
+import type { ControlNotice } from './control/notice';
 
 /**
  * Which of an event's connections, on every process, an envelope is for. `room`: everyone but
- * viewers (the people who are announced to each other one by one).
+ * viewers (the people who are announced to each other one by one). `stage`: hosts, speakers and
+ * moderators; `audience`: everyone else (a large audience's sampled chat, crowd/crowd.ts).
  */
 export type Target =
   | { to: 'all' }
   | { to: 'room' }
   | { to: 'moderators' }
+  | { to: 'stage' }
+  | { to: 'audience' }
   | { to: 'participant'; participantId: string };
 
-/**
- * Something that happens to the target connections besides (or instead of) a message. `resumed`: the
- * participant resumed a dropped socket somewhere, so leaves held for it anywhere can go quietly.
- */
-export type Action = 'lobby.admit' | 'lobby.deny' | 'resumed';
-
-export interface Envelope {
+interface Addressed {
   eventId: string;
   target: Target;
-  message?: LiveServerMessage;
-  action?: Action;
-  /** `resumed`: who resumed (one notice for many participants; older processes sent one per participant in `target`). */
-  participants?: string[];
-  /** The event stream's number for this envelope, assigned where it was published (set on delivery). */
+  /** The event stream's number of a message envelope, assigned where it was published (set on delivery). */
   seq?: number;
 }
+
+/** A message for the target sockets: numbered in the event's stream and kept in its history. */
+export interface MessageEnvelope extends Addressed {
+  message: LiveServerMessage;
+  action?: never;
+  control?: never;
+}
+
+/** A host's decision for the target lobby waiter: let in (welcomed) or turned away (closed). */
+export interface LobbyEnvelope extends Addressed {
+  action: 'lobby.admit' | 'lobby.deny';
+  message?: never;
+  control?: never;
+}
+
+/** Participants resumed a dropped socket somewhere: leaves held for them anywhere can go quietly. */
+export interface ResumedEnvelope extends Addressed {
+  action: 'resumed';
+  /** Who resumed (one notice for many participants; older processes sent one per participant in `target`). */
+  participants?: string[];
+  message?: never;
+  control?: never;
+}
+
+/** Room control (live/control/notice.ts): sockets to close, the event's state to read again. */
+export interface ControlEnvelope extends Addressed {
+  control: ControlNotice;
+  message?: never;
+  action?: never;
+}
+
+/**
+ * What the fan-out carries between processes (the JSON form is the same on both backends and in the
+ * history): a message, or a notice to the processes (a lobby decision, a resume, room control).
+ */
+export type Envelope = MessageEnvelope | LobbyEnvelope | ResumedEnvelope | ControlEnvelope;
 
 /** An event's history after a seq: every envelope up to `lastSeq`, oldest first. */
 export interface Backlog {
@@ -46,6 +76,13 @@ export interface HistoryLimits {
  */
 export interface Fanout {
   start(deliver: (envelope: Envelope) => void): Promise<void>;
+  /**
+   * This process serves the event (a socket of it, a leave held for one): its envelopes are delivered
+   * here from when the promise resolves. Each call is ended by one `release`. PostgreSQL delivers every
+   * event's envelopes to every process anyway; Redis listens to the served events' channels only.
+   */
+  serve(eventId: string): Promise<void>;
+  release(eventId: string): void;
   publish(envelope: Envelope): Promise<void>;
   /** The event's last seq (0 before its first message). */
   lastSeq(eventId: string): Promise<number>;
@@ -54,7 +91,7 @@ export interface Fanout {
   stop(): Promise<void>;
 }
 
-/** The fan-out's channel name (PostgreSQL's NOTIFY channel; Redis's, with the deployment's namespace). */
+/** The fan-out's channel name (PostgreSQL's NOTIFY channel; in Redis's per-event channels, with the deployment's namespace). */
 export const channel = 'gc_live';
 
 /** `<seq>:<envelope json>`, or `:<envelope json>` for a notice: the wire form on both backends. */
@@ -69,7 +106,8 @@ export function parseNumbered(payload: string): Envelope {
  * the event's stream: it takes no seq and no room in the history. A crowd resuming at once therefore
  * neither trims the messages its later members still need nor queues behind the event's counter.
  */
-export const isNotice = (envelope: Envelope): boolean => !envelope.message;
+export const isNotice = (envelope: Envelope): envelope is Exclude<Envelope, MessageEnvelope> =>
+  !envelope.message;
 
 /** A backlog is whole when it holds every seq from after + 1 to lastSeq. */
 export function whole(after: number, lastSeq: number, envelopes: Envelope[]): Backlog | null {

@@ -1,24 +1,15 @@
 import type { LiveServerMessage } from '@gathercast/contract';
 import type pg from 'pg';
 import { LiveError } from './connection';
-import { type Handler, requireFeature, toAll } from './deps';
+import { type Handler, toAll } from './deps';
 import { isModerator } from './media';
 
 /*
- * Chat, reactions, hands, banners and announcements. Chat, reactions and announcements are only
- * fanned out (never stored: a socket that connects later does not see them); raised hands and the
- * banner are kept in the database (live_hand, live_banner) so late joiners and every process agree.
+ * Hands, banners and announcements (chat and reactions: crowd/chat.ts, crowd/reactions.ts).
+ * Announcements are only fanned out (a socket that connects later does not see them); raised hands
+ * and the banner are kept in the database (live_hand, live_banner) so late joiners and every process
+ * agree.
  */
-
-export const sendChat: Handler<'chat.send'> = async (h, { text }) => {
-  requireFeature(h.event, 'chat');
-  await toAll(h, { type: 'chat.message', from: h.conn.identity(), text, sentAt: new Date().toISOString() });
-};
-
-export const sendReaction: Handler<'reaction.send'> = async (h, { emoji }) => {
-  requireFeature(h.event, 'reactions');
-  await toAll(h, { type: 'reaction', emoji, participantId: h.conn.participantId });
-};
 
 export const raiseHand: Handler<'hand.raise'> = async (h) => {
   const { rowCount } = await h.deps.ctx.pool.query(

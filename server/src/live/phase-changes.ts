@@ -1,6 +1,6 @@
+import { liveCloseCodes } from '@gathercast/contract';
 import type { Logger } from 'pino';
 import type { LiveConnection } from './connection';
-import { closeCodes } from './connection';
 import { type LiveEvent, type LivePhase, loadLiveEvent, roleIn } from './event-state';
 import type { LiveDeps } from './deps';
 import { phaseGrant, subjectOf } from './media';
@@ -64,7 +64,7 @@ export class PhaseChanges {
     if (!event || event.status === 'ended') {
       for (const conn of conns) {
         conn.send({ type: 'event.ended' });
-        conn.close(closeCodes.eventEnded, 'event ended');
+        conn.close(liveCloseCodes.eventEnded, 'event ended');
       }
       return;
     }

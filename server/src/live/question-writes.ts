@@ -1,7 +1,9 @@
 import type { LiveServerMessage } from '@gathercast/contract';
 import { sql } from '../db/sql';
-import type { AppContext } from '../lib/context';
 import { Batcher } from '../lib/batcher';
+import type { AppContext } from '../lib/context';
+
+type QuestionUpdated = Extract<LiveServerMessage, { type: 'question.updated' }>;
 
 /** At most this many questions or votes are written by one statement. */
 const maxGroup = 200;
@@ -29,6 +31,8 @@ export type VoteOutcome = 'counted' | 'not_found' | 'already_voted' | { closed: 
 
 /** Sends an event's message to all its sockets (the gateway's fan-out). */
 export type PublishToAll = (eventId: string, message: LiveServerMessage) => Promise<void>;
+/** Votes of a group were counted for these questions of the event (the tallies are to be sent). */
+export type VotesCounted = (eventId: string, questionIds: string[]) => Promise<void>;
 
 /**
  * Questions and votes from the live gateway, written in groups. When a crowd asks or votes at once
@@ -51,6 +55,8 @@ export class QuestionWrites {
   constructor(
     private readonly ctx: AppContext,
     private readonly publish: PublishToAll,
+    /** Where counted votes go: by default their tallies to everyone at once (a large audience: batched). */
+    private readonly counted: VotesCounted = (_eventId, ids) => this.publishTallies(ids),
   ) {}
 
   create(question: NewQuestion): Promise<CreateOutcome> {
@@ -132,13 +138,24 @@ export class QuestionWrites {
       const key = `${v.questionId}|${v.voterKey}`;
       outcomes[i] = unclaimed.delete(key) ? 'counted' : 'already_voted';
     }
-    await this.publishTallies([...new Set(inserted.map((r) => r.question_id))]);
+    const countedByEvent = new Map<string, Set<string>>();
+    for (const r of inserted) {
+      const eventId = byId.get(r.question_id)!.event_id;
+      countedByEvent.set(eventId, (countedByEvent.get(eventId) ?? new Set()).add(r.question_id));
+    }
+    await Promise.all([...countedByEvent].map(([eventId, ids]) => this.counted(eventId, [...ids])));
     return outcomes as VoteOutcome[];
   }
 
-  /** One `question.updated` per question with its stored count and status. */
+  /** One `question.updated` per question with its stored count and status, to everyone. */
   async publishTallies(questionIds: string[]): Promise<void> {
-    if (!questionIds.length) return;
+    const tallies = await this.tallies(questionIds);
+    await Promise.all(tallies.map(({ eventId, message }) => this.publish(eventId, message)));
+  }
+
+  /** The questions' `question.updated` messages with their stored counts and statuses. */
+  async tallies(questionIds: string[]): Promise<{ eventId: string; message: QuestionUpdated }[]> {
+    if (!questionIds.length) return [];
     const { rows } = await this.ctx.pool.query<{
       id: string;
       event_id: string;
@@ -150,15 +167,9 @@ export class QuestionWrites {
          from question q where q.id = any($1::uuid[])`,
       [questionIds],
     );
-    await Promise.all(
-      rows.map((q) =>
-        this.publish(q.event_id, {
-          type: 'question.updated',
-          questionId: q.id,
-          votes: q.votes,
-          status: q.status,
-        }),
-      ),
-    );
+    return rows.map((q) => ({
+      eventId: q.event_id,
+      message: { type: 'question.updated', questionId: q.id, votes: q.votes, status: q.status },
+    }));
   }
 }

@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { LiveError } from './connection';
 import { type Handler, type Handling, requireFeature, toAll } from './deps';
+import { checkQuestion } from './control/chat-rules';
 
 /**
  * Q&A over the socket, stored in the tables GET /v1/events/{id}/questions reads. Asking and voting
  * need `qa` in the governing phase; anonymous holders need allowAnonymousQuestions /
- * allowAnonymousVoting. Answer and dismiss are for hosts.
+ * allowAnonymousVoting. Answer and dismiss are for hosts. A large audience gets new questions and
+ * tallies in batch frames (crowd/crowd.ts); an answer or dismiss goes at once.
  */
 export const createQuestion: Handler<'question.create'> = async (h, { text }) => {
   requireFeature(h.event, 'qa');
+  checkQuestion(h);
   const { claims } = h.conn;
   if (claims.anonymous && !h.event.allowAnonymousQuestions)
     throw new LiveError('forbidden', 'This event does not take questions from anonymous viewers');
@@ -24,10 +27,12 @@ export const createQuestion: Handler<'question.create'> = async (h, { text }) =>
   });
   if (outcome === 'author_gone')
     throw new LiveError('forbidden', 'The user this gateway token was issued for no longer exists');
-  await toAll(h, {
+  const created = {
     type: 'question.created',
     question: { id, text, authorName: claims.anonymous ? null : claims.name, votes: 0 },
-  });
+  } as const;
+  if (h.deps.crowd.large(h.event.id)) h.deps.crowd.questionCreated(h.event.id, created);
+  else await toAll(h, created);
 };
 
 async function requireQuestion(h: Handling, questionId: string): Promise<{ status: string }> {
@@ -53,6 +58,8 @@ export const voteQuestion: Handler<'question.vote'> = async (h, { questionId }) 
   if (outcome === 'already_voted')
     throw new LiveError('already_voted', 'You already voted for this question');
   if (typeof outcome === 'object') throw new LiveError('invalid_state', `The question is ${outcome.closed}`);
+  // A large audience gets the tally in the next batch frame: the voter hears at once that it counted.
+  if (h.deps.crowd.large(h.event.id)) h.conn.send({ type: 'question.voted', questionId });
 };
 
 const moderate =
@@ -61,7 +68,9 @@ const moderate =
     const { questionId } = message as { questionId: string };
     await requireQuestion(h, questionId);
     await h.deps.ctx.pool.query('update question set status = $2 where id = $1', [questionId, status]);
-    await h.deps.questions.publishTallies([questionId]);
+    await h.deps.crowd.settle(h.event.id, { questions: [questionId] }, () =>
+      h.deps.questions.publishTallies([questionId]),
+    );
   };
 
 export const answerQuestion = moderate<'question.answer'>('answered');

@@ -1,6 +1,6 @@
-import type { GatewayTokens } from '../lib/gateway-tokens';
 import { Batcher } from '../lib/batcher';
-import type { Backlog, Fanout } from './fanout';
+import type { GatewayTokens } from '../lib/gateway-tokens';
+import type { Backlog, Envelope, Fanout } from './fanout';
 
 /** `?resume=<secret>&after=<seq>`: a reconnect asking to continue a session. */
 export interface ResumeRequest {
@@ -53,16 +53,27 @@ export class LiveResumes {
 
   constructor(
     private readonly fanout: Fanout,
-    private readonly tokens: Pick<GatewayTokens, 'isResumeSecret'>,
+    private readonly tokens: Pick<GatewayTokens, 'resumeFloor'>,
+    /** Replaces what was deleted for everyone since it was published (live/control/chat-deletion.ts). */
+    private readonly scrub: (eventId: string, envelopes: Envelope[]) => Promise<Envelope[]> = async (_, e) =>
+      e,
   ) {}
+
+  async #since(eventId: string, after: number): Promise<Backlog | null> {
+    const backlog = await this.fanout.since(eventId, after);
+    return backlog && { ...backlog, envelopes: await this.scrub(eventId, backlog.envelopes) };
+  }
 
   /**
    * What a resuming socket missed, if it can be replayed: the resume secret must be this participant's
-   * in this event, and the history must still hold every message after the socket's last seq.
+   * in this event, the socket's last seq no older than the position its session joined at, and the
+   * history must still hold every message after it.
    */
   async backlog(eventId: string, participantId: string, resume: ResumeRequest): Promise<Backlog | null> {
     if (resume.after < 0) return null;
-    if (!(await this.tokens.isResumeSecret(resume.secret, eventId, participantId))) return null;
+    // Nothing from before the session joined: its secret names the position it joined at.
+    const floor = await this.tokens.resumeFloor(resume.secret, eventId, participantId);
+    if (floor === null || resume.after < floor) return null;
     return this.#reads.submit({ eventId, after: resume.after });
   }
 
@@ -74,12 +85,12 @@ export class LiveResumes {
   async #read(reads: Read[]): Promise<(Backlog | null)[]> {
     const from = new Map<string, number>();
     for (const r of reads) from.set(r.eventId, Math.min(from.get(r.eventId) ?? r.after, r.after));
-    const shared = new Map([...from].map(([eventId, after]) => [eventId, this.fanout.since(eventId, after)]));
+    const shared = new Map([...from].map(([eventId, after]) => [eventId, this.#since(eventId, after)]));
     return Promise.all(
       reads.map(async ({ eventId, after }) => {
         const backlog = await shared.get(eventId)!;
         // The oldest position is no longer kept: a later one may still be, and is read on its own.
-        if (!backlog) return after === from.get(eventId) ? null : this.fanout.since(eventId, after);
+        if (!backlog) return after === from.get(eventId) ? null : this.#since(eventId, after);
         if (after > backlog.lastSeq) return null;
         return { lastSeq: backlog.lastSeq, envelopes: backlog.envelopes.filter((e) => e.seq! > after) };
       }),

@@ -1,17 +1,15 @@
-import type { LiveServerMessage } from '@gathercast/contract';
+import { type LiveServerMessage, liveCloseCodes } from '@gathercast/contract';
 import { liveJoins } from '../lib/metrics';
-import type { LiveAudience } from './audience';
 import type { LiveConnection } from './connection';
 import type { LiveDeps } from './deps';
 import { castOf, type LiveEvent, roleIn } from './event-state';
-import type { JoinSnapshots } from './join-snapshot';
 import { lobbySnapshot, lobbyStateAtConnect } from './lobby';
 import { isModerator, type MediaGrant, phaseGrant, subjectOf } from './media';
 import { moderationSnapshot } from './moderation';
 import type { PhaseChanges } from './phase-changes';
 import { pollSnapshot } from './polls';
 import type { LiveResumes, ResumeRequest } from './resume';
-import type { SeqReads } from './seq-reads';
+import type { LiveRoom } from './room';
 import { isTablePhase } from './tables';
 
 /** What a socket's first moments need from the gateway (which implements it). */
@@ -19,10 +17,7 @@ export interface WelcomeDeps extends LiveDeps {
   /** Holds a lobby waiter until a host decides. */
   lobbyWait(conn: LiveConnection): Promise<void>;
   phaseChanges: Pick<PhaseChanges, 'seatAll' | 'scheduleRotation'>;
-  audience: Pick<LiveAudience, 'current'>;
-  snapshots: Pick<JoinSnapshots, 'get'>;
   resumes: Pick<LiveResumes, 'backlog' | 'resumed'>;
-  seqs: Pick<SeqReads, 'lastSeq'>;
 }
 
 const welcomeOf = async (
@@ -49,12 +44,31 @@ const welcomeOf = async (
   media,
   lobby: conn.lobby,
   lastSeq: conn.lastSeq,
-  resume: {
-    secret: secret ?? (await gw.ctx.gatewayTokens.resumeSecret(event.id, conn.participantId)),
-    windowMs: gw.ctx.config.liveHistory.windowMs,
-  },
+  resume: secret ? resumeOf(gw, secret) : await freshResume(gw, conn),
   resumed,
 });
+
+/**
+ * A lobby waiter's secret resumes nothing: it was never sent the room's messages, so there is no
+ * history it may ask for; `lobby.admitted` brings the secret of the session it then joins.
+ */
+const noResume = Number.MAX_SAFE_INTEGER;
+
+const resumeOf = (gw: WelcomeDeps, secret: string) => ({
+  secret,
+  windowMs: gw.ctx.config.liveHistory.windowMs,
+});
+
+/** A new session's resume secret: it may ask for nothing before the position the socket starts after. */
+const freshResume = async (gw: WelcomeDeps, conn: LiveConnection) =>
+  resumeOf(
+    gw,
+    await gw.ctx.gatewayTokens.resumeSecret(
+      conn.eventId,
+      conn.participantId,
+      conn.lobby ? noResume : conn.lastSeq,
+    ),
+  );
 
 /**
  * A new socket's first moments: the welcome (or the lobby), then presence (participant.joined on
@@ -64,6 +78,7 @@ const welcomeOf = async (
  */
 export async function welcomeConnection(
   gw: WelcomeDeps,
+  room: LiveRoom,
   conn: LiveConnection,
   event: LiveEvent,
   { admitted = false, resume }: { admitted?: boolean; resume?: ResumeRequest } = {},
@@ -75,7 +90,7 @@ export async function welcomeConnection(
   // The socket is registered already: every message numbered after this position reaches it live. A
   // resume takes its position from the history instead (below), and takes it here only if that fails.
   const readPosition = async () => {
-    conn.lastSeq = await gw.seqs.lastSeq(event.id);
+    conn.lastSeq = await room.position.lastSeq();
   };
   if (!admitted && !resume) await readPosition();
   if (!admitted) {
@@ -90,20 +105,23 @@ export async function welcomeConnection(
       if (lobby === 'denied') {
         conn.lobby = false;
         conn.send({ type: 'lobby.denied' });
-        conn.close(4003, 'denied by a host');
+        conn.close(liveCloseCodes.lobbyDenied, 'denied by a host');
         return;
       }
       await gw.lobbyWait(conn);
       return;
     }
   }
-  conn.lobby = false;
   if (conn.closed) return;
   const modality = event.activePhase?.modality ?? null;
   const media = await phaseGrant(config, subjectOf(conn), modality);
   const backlog = resume && !admitted ? await gw.resumes.backlog(event.id, conn.participantId, resume) : null;
-  if (admitted) conn.send({ type: 'lobby.admitted', media });
-  else if (backlog) {
+  if (admitted) {
+    // Joined from here on: the room's messages numbered after this position reach it, nothing older.
+    conn.lastSeq = Math.max(conn.lastSeq, await room.position.lastSeq());
+    conn.lobby = false;
+    conn.send({ type: 'lobby.admitted', media, resume: await freshResume(gw, conn) });
+  } else if (backlog) {
     // What this socket's role may see of it (presence rights are read with the role it has now).
     backlog.envelopes = backlog.envelopes.filter((e) => e.message && conn.receives(e.target));
     conn.lastSeq = resume!.after;
@@ -124,7 +142,7 @@ export async function welcomeConnection(
     // Exactly what it missed, in order; live messages queued meanwhile with a seq already sent are skipped.
     for (const e of backlog.envelopes) conn.sendNow({ ...e.message!, seq: e.seq });
     conn.lastSeq = Math.max(conn.lastSeq, backlog.lastSeq);
-    conn.sendNow(await gw.audience.current(event.id));
+    conn.sendNow(await room.audience.current());
     conn.release();
     await seatAtTable(gw, conn, event);
     return;
@@ -145,10 +163,10 @@ export async function welcomeConnection(
   // leave in one write. A fresh socket shares the snapshot of its seq; an admitted waiter reads its own.
   const shared = admitted
     ? [...(await moderationSnapshot(pool, event.id)), ...(await pollSnapshot(pool, event.id))]
-    : await gw.snapshots.get(event.id, conn.lastSeq);
+    : await room.snapshot.get(conn.lastSeq);
   const snapshot = [...shared, ...(isModerator(conn.role) ? await lobbySnapshot(pool, event.id) : [])];
   for (const message of snapshot) conn.sendNow(message);
-  conn.sendNow(await gw.audience.current(event.id));
+  conn.sendNow(await room.audience.current());
   await joining;
   // Messages fanned out meanwhile follow the snapshot, in order.
   conn.release();

@@ -7,6 +7,14 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 export const User = defineEntity({
   name: 'User',
   tableName: 'app_user',
+  indexes: [
+    {
+      name: 'app_user_account_idx',
+      expression:
+        'CREATE UNIQUE INDEX app_user_account_idx ON public.app_user USING btree (workspace_id, account_id) WHERE (account_id IS NOT NULL)',
+    },
+  ],
+  uniques: [{ name: 'app_user_workspace_id_external_sub_key', properties: ['workspaceId', 'externalSub'] }],
   properties: (p) => ({
     id: p.uuid().primary(),
     workspaceId: p.uuid(),
@@ -15,8 +23,8 @@ export const User = defineEntity({
     email: p.text().nullable(),
     name: p.text().nullable(),
     picture: p.text().nullable(),
-    createdAt: p.datetime(),
-    updatedAt: p.datetime(),
+    createdAt: p.datetime().defaultRaw('now()'),
+    updatedAt: p.datetime().defaultRaw('now()'),
   }),
 });
 export type User = InferEntity<typeof User>;
@@ -25,12 +33,14 @@ export type User = InferEntity<typeof User>;
 export const EventMembership = defineEntity({
   name: 'EventMembership',
   tableName: 'event_membership',
+  indexes: [{ name: 'event_membership_user_idx', properties: ['userId'] }],
+  uniques: [{ name: 'event_membership_event_id_user_id_key', properties: ['eventId', 'userId'] }],
   properties: (p) => ({
     id: p.uuid().primary(),
     eventId: p.uuid(),
     userId: p.uuid(),
     role: p.enum(['host', 'speaker', 'participant', 'viewer', 'workspace_admin'] as const),
-    createdAt: p.datetime(),
+    createdAt: p.datetime().defaultRaw('now()'),
   }),
 });
 export type EventMembership = InferEntity<typeof EventMembership>;
@@ -39,15 +49,16 @@ export type EventMembership = InferEntity<typeof EventMembership>;
 export const Question = defineEntity({
   name: 'Question',
   tableName: 'question',
+  indexes: [{ name: 'question_event_idx', properties: ['eventId', 'createdAt'] }],
   properties: (p) => ({
     id: p.uuid().primary(),
     eventId: p.uuid(),
     text: p.text(),
     authorUserId: p.uuid().nullable(),
     authorName: p.text().nullable(),
-    anonymous: p.boolean(),
-    status: p.enum(['open', 'answered', 'dismissed'] as const),
-    createdAt: p.datetime(),
+    anonymous: p.boolean().defaultRaw('false'),
+    status: p.enum(['open', 'answered', 'dismissed'] as const).defaultRaw("'open'"),
+    createdAt: p.datetime().defaultRaw('now()'),
   }),
 });
 export type Question = InferEntity<typeof Question>;
@@ -58,7 +69,7 @@ export const QuestionVote = defineEntity({
   properties: (p) => ({
     questionId: p.uuid().primary(),
     voterKey: p.text().primary(),
-    createdAt: p.datetime(),
+    createdAt: p.datetime().defaultRaw('now()'),
   }),
 });
 export type QuestionVote = InferEntity<typeof QuestionVote>;

@@ -3,9 +3,11 @@ import type { EventRole, Modality } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { lockEvent } from '../events/locks';
 import { assignableRoles } from '../events/roles';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { iso, sql } from '../db/sql';
-import { notFound, problem } from '../lib/problem';
+import { problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
+import { ofWorkspace } from '../lib/tenancy';
 
 export interface Membership {
   id: string;
@@ -56,7 +58,7 @@ export async function createMembership(
       input.userId,
       actor.workspaceId,
     ]);
-    if (!user[0]) throw notFound('User');
+    ofWorkspace(user[0], 'User');
     const accepted = assignableRoles(await eventModalities(tx, eventId));
     if (!accepted.includes(input.role)) {
       throw problem(
@@ -79,25 +81,23 @@ export async function createMembership(
 }
 
 async function eventExists(em: EntityManager, actor: Actor, eventId: string): Promise<void> {
-  const rows = await sql(em, 'select 1 from event where id = ? and workspace_id = ?', [
-    eventId,
-    actor.workspaceId,
-  ]);
-  if (!rows[0]) throw notFound('Event');
+  const [row] = await sql(em, 'select 1 from event where id = ? and workspace_id = ?', [eventId, actor.workspaceId]);
+  ofWorkspace(row, 'Event');
 }
 
 export async function listMemberships(
   em: EntityManager,
   actor: Actor,
   eventId: string,
-): Promise<Membership[]> {
+  input: PageInput,
+): Promise<{ memberships: Membership[]; nextCursor: string | null }> {
   await eventExists(em, actor, eventId);
-  const rows = await sql<Row>(
+  const page = await timeOrderedPage<Row>(
     em,
-    'select id, event_id, user_id, role, created_at from event_membership where event_id = ? order by created_at, id',
-    [eventId],
+    { select: 'select id, event_id, user_id, role, created_at from event_membership where event_id = ?', params: [eventId] },
+    input,
   );
-  return rows.map(toMembership);
+  return { memberships: page.rows.map(toMembership), nextCursor: page.nextCursor };
 }
 
 export async function getMembership(
@@ -113,8 +113,7 @@ export async function getMembership(
       where m.id = ? and m.event_id = ? and e.workspace_id = ?`,
     [membershipId, eventId, actor.workspaceId],
   );
-  if (!rows[0]) throw notFound('Membership');
-  return toMembership(rows[0]);
+  return toMembership(ofWorkspace(rows[0], 'Membership'));
 }
 
 export async function deleteMembership(
@@ -129,5 +128,5 @@ export async function deleteMembership(
       where e.id = m.event_id and m.id = ? and m.event_id = ? and e.workspace_id = ? returning m.id`,
     [membershipId, eventId, actor.workspaceId],
   );
-  if (!rows[0]) throw notFound('Membership');
+  ofWorkspace(rows[0], 'Membership');
 }

@@ -1,18 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { iso, sql } from '../db/sql';
 import { notFound } from '../lib/problem';
 import type { Actor } from '../lib/actor';
+import type { z } from 'zod';
+import type { questionSchema } from '@gathercast/contract';
 
-export interface QuestionView {
-  id: string;
-  eventId: string;
-  text: string;
-  authorName: string | null;
-  anonymous: boolean;
-  status: 'open' | 'answered' | 'dismissed';
-  votes: number;
-  createdAt: string;
-}
+/** As the contract says (`questionSchema`). */
+export type QuestionView = z.infer<typeof questionSchema>;
 
 interface Row {
   id: string;
@@ -25,27 +20,33 @@ interface Row {
   created_at: Date;
 }
 
-/** Questions with vote tallies: most votes first, ties oldest first. Anonymous questions carry no author name. */
+/**
+ * Questions with vote tallies, oldest first: votes keep arriving while a client pages, so an order by
+ * votes could repeat or skip a question between pages. Anonymous questions carry no author name.
+ */
 export async function listQuestions(
   em: EntityManager,
   actor: Actor,
   eventId: string,
-): Promise<QuestionView[]> {
+  input: PageInput,
+): Promise<{ questions: QuestionView[]; nextCursor: string | null }> {
   const event = await sql(em, 'select 1 from event where id = ? and workspace_id = ?', [
     eventId,
     actor.workspaceId,
   ]);
   if (!event[0]) throw notFound('Event');
-  const rows = await sql<Row>(
+  const page = await timeOrderedPage<Row>(
     em,
-    `select q.id, q.event_id, q.text, q.author_name, q.anonymous, q.status, q.created_at,
-            (select count(*) from question_vote v where v.question_id = q.id)::int as votes
-       from question q
-      where q.event_id = ?
-      order by votes desc, q.created_at asc, q.id asc`,
-    [eventId],
+    {
+      select: `select q.id, q.event_id, q.text, q.author_name, q.anonymous, q.status, q.created_at,
+                      (select count(*) from question_vote v where v.question_id = q.id)::int as votes
+                 from question q
+                where q.event_id = ?`,
+      params: [eventId],
+    },
+    input,
   );
-  return rows.map((r) => ({
+  const questions = page.rows.map((r) => ({
     id: r.id,
     eventId: r.event_id,
     text: r.text,
@@ -55,4 +56,5 @@ export async function listQuestions(
     votes: r.votes,
     createdAt: iso(r.created_at)!,
   }));
+  return { questions, nextCursor: page.nextCursor };
 }

@@ -21,10 +21,10 @@ const toUser = (u: UserRecord) => ({
 
 export const usersRoutes = () =>
   s.router(contract.users, {
-    list: async ({ req }) => ({
-      status: 200,
-      body: { users: (await listUsers(req.em, actorOf(req).workspaceId)).map(toUser) },
-    }),
+    list: async ({ req, query }) => {
+      const page = await listUsers(req.em, actorOf(req).workspaceId, query);
+      return { status: 200, body: { users: page.users.map(toUser), nextCursor: page.nextCursor } };
+    },
     upsert: async ({ req, body }) => {
       const { user, created } = await upsertUser(req.em, actorOf(req).workspaceId, body);
       return { status: created ? 201 : 200, body: toUser(user) };
@@ -37,9 +37,9 @@ export const membershipsRoutes = () =>
       status: 201,
       body: await createMembership(req.em, actorOf(req), params.id, body),
     }),
-    list: async ({ req, params }) => ({
+    list: async ({ req, params, query }) => ({
       status: 200,
-      body: { memberships: await listMemberships(req.em, actorOf(req), params.id) },
+      body: await listMemberships(req.em, actorOf(req), params.id, query),
     }),
     get: async ({ req, params }) => ({
       status: 200,
@@ -53,8 +53,8 @@ export const membershipsRoutes = () =>
 
 export const questionsRoutes = () =>
   s.router(contract.questions, {
-    list: async ({ req, params }) => ({
+    list: async ({ req, params, query }) => ({
       status: 200,
-      body: { questions: await listQuestions(req.em, actorOf(req), params.id) },
+      body: await listQuestions(req.em, actorOf(req), params.id, query),
     }),
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { sql } from '../db/sql';
 
 export interface UserRecord {
@@ -86,16 +87,17 @@ const toRecord = (r: Omit<Row, 'inserted'>): UserRecord => ({
 });
 
 /** The workspace's users, oldest first (bridged account identities included). */
-export async function listUsers(em: EntityManager, workspaceId: string): Promise<UserRecord[]> {
-  const rows = await em
-    .getConnection()
-    .execute<Row[]>(
-      'select * from app_user where workspace_id = ? order by created_at, id',
-      [workspaceId],
-      'all',
-      em.getTransactionContext(),
-    );
-  return rows.map(toRecord);
+export async function listUsers(
+  em: EntityManager,
+  workspaceId: string,
+  input: PageInput,
+): Promise<{ users: UserRecord[]; nextCursor: string | null }> {
+  const page = await timeOrderedPage<Row>(
+    em,
+    { select: 'select * from app_user where workspace_id = ?', params: [workspaceId] },
+    input,
+  );
+  return { users: page.rows.map(toRecord), nextCursor: page.nextCursor };
 }
 
 /** The participant identity an account has in a workspace (the session bridge and event creators use it). */

@@ -7,6 +7,7 @@ import { sql } from '../db/sql';
 import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { normalizeFeatures, timerSeconds, validateConfig } from './config';
+import { ofWorkspace } from '../lib/tenancy';
 
 /** Inserts one phase at `position` (the caller holds the event lock). */
 export async function insertPhase(
@@ -60,8 +61,7 @@ async function lockPhase(tx: EntityManager, actor: Actor, phaseId: string) {
     'select p.event_id from phase p join event e on e.id = p.event_id where p.id = ? and e.workspace_id = ?',
     [phaseId, actor.workspaceId],
   );
-  if (!owner[0]) throw notFound('Phase');
-  const event = await lockEvent(tx, actor, owner[0].event_id);
+  const event = await lockEvent(tx, actor, ofWorkspace(owner[0], 'Phase').event_id);
   const rows = await sql<PhaseRow>(tx, `select ${phaseColumns} from phase where id = ?`, [phaseId]);
   if (!rows[0]) throw notFound('Phase');
   return { event, phase: rows[0] };

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type EventRow, eventColumns } from '../events/mapping';
 import { sql } from '../db/sql';
-import type { RequestAuth } from '../http/auth';
+import type { RequestAuth } from '../lib/actor';
 
 /**
  * Whether the caller holds a session of the owning workspace: an account session of a member, or

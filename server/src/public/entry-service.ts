@@ -28,16 +28,23 @@ export async function enter(em: EntityManager, eventId: string, token: string): 
       email: string;
       workspace_id: string;
       status: string;
+      registration_status: string;
     }>(
       tx,
       `update registration_entry_token t set used_at = now()
          from registration r join event e on e.id = r.event_id
         where t.token_hash = ? and t.used_at is null and r.id = t.registration_id and r.event_id = ?
-        returning t.registration_id, r.name, r.email, e.workspace_id, e.status`,
+        returning t.registration_id, r.name, r.email, e.workspace_id, e.status, r.status as registration_status`,
       [hashSecret(token), eventId],
     );
     // An ended event's tokens have expired (and the update above rolls back with this throw).
     if (!row || row.status === 'ended') throw invalid();
+    // Only a seat enters: pending, waitlisted and canceled registrations keep their token for later.
+    if (row.registration_status !== 'registered' && row.registration_status !== 'attended')
+      throw problem(
+        'invalid_state',
+        `This registration is ${row.registration_status.replace('_', ' ')}: it cannot enter`,
+      );
     const session = await createEventSession(tx, {
       kind: 'entry',
       workspaceId: row.workspace_id,

@@ -1,71 +1,106 @@
 import { randomUUID } from 'node:crypto';
+import type { RegistrationAnswers, RegistrationStatus } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppContext } from '../lib/context';
 import { sql } from '../db/sql';
-import type { RequestAuth } from '../http/auth';
+import type { RequestAuth } from '../lib/actor';
+import type { AppContext } from '../lib/context';
 import { notFound, problem } from '../lib/problem';
-import { hashSecret, newSecret, secretPrefixes } from '../lib/secrets';
+import { validateAnswers } from '../registrations/answers';
+import { recordCreated } from '../registrations/changes';
+import { queueRegistrantEmail, registrantEmail } from '../registrations/emails';
+import { readFacts } from '../registrations/facts';
+import { calendarLink, entryLink, mintEntryToken } from '../registrations/join-link';
+import { statusForNew, takeSeat } from '../registrations/seats';
+import { readSettings } from '../registrations/settings';
 import { findPublicEvent } from './access';
 
 export interface RegistrationResult {
-  registered: true;
+  registered: boolean;
   alreadyRegistered: boolean;
+  registrationId: string;
+  status: RegistrationStatus;
+  joinUrl: string | null;
+  calendarUrl: string;
 }
 
-/** Where the confirmation email sends a registrant (the token is single use). */
-export const entryLink = (baseUrl: string, eventId: string, token: string) =>
-  `${baseUrl}/events/${eventId}/enter?token=${encodeURIComponent(token)}`;
+export { entryLink };
 
 /**
- * Self-registration. Runs under the event row lock, so the admitted count can never pass the
- * capacity however many people register at once. Registering again answers alreadyRegistered and
- * sends the confirmation (with a fresh entry token) again.
+ * Self-registration. Runs under the event row lock, so seats never pass the capacity and the waiting
+ * list keeps its order however many people register at once. A new registration (or one canceled
+ * before) is decided again: pending approval, a seat, the waiting list, or 409 event_full. Registering
+ * again while registered answers alreadyRegistered, updates the name (and answers, when given), and
+ * emails a fresh join link that the answer does not carry.
  */
 export async function register(
-  ctx: Pick<AppContext, 'mailer' | 'config'>,
+  ctx: Pick<AppContext, 'emails' | 'config' | 'bus'>,
   em: EntityManager,
   auth: RequestAuth,
   eventId: string,
-  input: { name: string; email: string },
+  input: { name: string; email: string; answers?: RegistrationAnswers },
 ): Promise<RegistrationResult> {
   const email = input.email.toLowerCase();
-  const { token, title, alreadyRegistered } = await em.transactional(async (tx) => {
+  /** The confirmation, with a fresh join link, queued in the registration's transaction. */
+  const confirm = async (
+    tx: EntityManager,
+    id: string,
+    status: RegistrationStatus,
+    alreadyRegistered: boolean,
+  ) => {
+    const joinUrl = entryLink(ctx.config.publicBaseUrl, eventId, await mintEntryToken(tx, id));
+    const facts = await readFacts(tx, ctx.config.publicBaseUrl, id);
+    await queueRegistrantEmail(
+      ctx,
+      tx,
+      registrantEmail('confirmation', { ...facts!, joinUrl }, ctx.config.emailFrom),
+    );
+    return { id, status, joinUrl, alreadyRegistered };
+  };
+  const { id, status, joinUrl, alreadyRegistered } = await em.transactional(async (tx) => {
     const found = await findPublicEvent(tx, auth, eventId, true);
     if (!found) throw notFound('Event');
     const { event, privateViewer } = found;
     if (privateViewer) throw problem('forbidden', 'Private events cannot be self-registered for');
     if (event.status === 'ended') throw problem('invalid_state', 'This event has ended');
-    const [reg] = await sql<{ id: string; inserted: boolean }>(
+    const settings = await readSettings(tx, eventId);
+    const [existing] = await sql<{ id: string; status: RegistrationStatus }>(
       tx,
-      `insert into registration (id, event_id, email, name) values (?, ?, ?, ?)
-       on conflict (event_id, email) do update set name = excluded.name, updated_at = now()
-       returning id, (xmax = 0) as inserted`,
-      [randomUUID(), eventId, email, input.name],
+      'select id, status from registration where event_id = ? and email = ?',
+      [eventId, email],
     );
-    if (reg!.inserted) {
-      if (event.capacity !== null && event.registered_count >= event.capacity) {
-        throw problem('event_full', `This event is full (capacity ${event.capacity})`);
-      }
-      await sql(tx, 'update event set registered_count = registered_count + 1 where id = ?', [eventId]);
+    if (existing && existing.status !== 'canceled') {
+      const answers = input.answers === undefined ? null : validateAnswers(settings.questions, input.answers);
+      await sql(
+        tx,
+        'update registration set name = ?, answers = coalesce(?::jsonb, answers), updated_at = now() where id = ?',
+        [input.name, answers && JSON.stringify(answers), existing.id],
+      );
+      return confirm(tx, existing.id, existing.status, true);
     }
-    const token = newSecret(secretPrefixes.entrySession);
-    await sql(tx, 'insert into registration_entry_token (token_hash, registration_id) values (?, ?)', [
-      hashSecret(token),
-      reg!.id,
-    ]);
-    return { token, title: event.title, alreadyRegistered: !reg!.inserted };
+    const answers = validateAnswers(settings.questions, input.answers);
+    const status = statusForNew(event, settings);
+    const [row] = await sql<{ id: string }>(
+      tx,
+      // clock_timestamp(): taken under the event lock, so the order of registrations is the order
+      // they were decided in (now() is the transaction's start, which concurrent ones do not share).
+      `insert into registration (id, event_id, workspace_id, email, name, status, answers, created_at, waitlisted_at)
+       values (?, ?, ?, ?, ?, ?, ?::jsonb, clock_timestamp(), case when ? = 'waitlisted' then clock_timestamp() end)
+       on conflict (event_id, email) do update set name = excluded.name, status = excluded.status,
+         answers = excluded.answers, waitlisted_at = excluded.waitlisted_at, canceled_at = null,
+         approved_at = null, created_at = excluded.created_at, updated_at = now()
+       returning id`,
+      [randomUUID(), eventId, event.workspace_id, email, input.name, status, JSON.stringify(answers), status],
+    );
+    if (status === 'registered') await takeSeat(tx, eventId);
+    await recordCreated(ctx, tx, { id: row!.id, workspaceId: event.workspace_id, eventId, status });
+    return confirm(tx, row!.id, status, false);
   });
-
-  const link = entryLink(ctx.config.publicBaseUrl, eventId, token);
-  await ctx.mailer.send({
-    to: email,
-    subject: `You're registered: ${title}`,
-    text: `Hi ${input.name},\n\nYou're registered for ${title}. Join with this link (it works once, until the event ends):\n${link}\n`,
-    html: `<p>Hi ${escapeHtml(input.name)},</p><p>You're registered for <strong>${escapeHtml(title)}</strong>.</p><p><a href="${escapeHtml(link)}">Join the event</a> (the link works once, until the event ends).</p>`,
-    links: [link],
-  });
-  return { registered: true, alreadyRegistered };
+  return {
+    registered: status === 'registered',
+    alreadyRegistered,
+    registrationId: id,
+    status,
+    joinUrl: alreadyRegistered ? null : joinUrl,
+    calendarUrl: calendarLink(ctx.config.publicBaseUrl, id),
+  };
 }
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

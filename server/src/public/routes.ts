@@ -1,5 +1,7 @@
 import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
+import { clientAddress } from '../http/client-address';
+import { setRateLimitHeaders } from '../http/rate-limit-headers';
 import type { AppContext } from '../lib/context';
 import { enter } from './entry-service';
 import { register } from './registration-service';
@@ -13,10 +15,10 @@ export const publicRoutes = (ctx: AppContext) => ({
     status: 200,
     body: await publicEventView(req.em, req.auth, params.id, ctx.config.hlsBaseUrl),
   })),
-  register: s.route(contract.public.register, async ({ req, params, body }) => ({
-    status: 200,
-    body: await register(ctx, req.em, req.auth, params.id, body),
-  })),
+  register: s.route(contract.public.register, async ({ req, res, params, body }) => {
+    setRateLimitHeaders(res, await ctx.abuseLimits.consume('registration', { address: clientAddress(req), target: body.email }));
+    return { status: 200, body: await register(ctx, req.em, req.auth, params.id, body) };
+  }),
   enter: s.route(contract.public.enter, async ({ req, params, body }) => ({
     status: 200,
     body: await enter(req.em, params.id, body.token),

@@ -2,10 +2,11 @@ import type { publicEventSchema } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
 import { activeBroadcastOf } from '../broadcasts/active-broadcast';
-import { phasesOf } from '../events/locks';
 import { iso, sql } from '../db/sql';
-import type { RequestAuth } from '../http/auth';
+import { phasesOf } from '../events/locks';
+import type { RequestAuth } from '../lib/actor';
 import { notFound } from '../lib/problem';
+import { readSettings } from '../registrations/settings';
 import { findPublicEvent } from './access';
 
 export type PublicEvent = z.infer<typeof publicEventSchema>;
@@ -33,10 +34,11 @@ export async function publicEventView(
   const found = await findPublicEvent(em, auth, eventId);
   if (!found) throw notFound('Event');
   const { event } = found;
-  const [phases, cast, activeBroadcast] = await Promise.all([
+  const [phases, cast, activeBroadcast, form] = await Promise.all([
     phasesOf(em, eventId),
     publicCastOf(em, eventId),
     activeBroadcastOf(em, hlsBaseUrl, eventId),
+    readSettings(em, eventId),
   ]);
   const description = event.metadata?.description;
   return {
@@ -47,6 +49,13 @@ export async function publicEventView(
     visibility: event.visibility,
     scheduledAt: iso(event.scheduled_at),
     scheduledEndAt: iso(event.scheduled_end_at),
+    timezone: event.timezone,
+    canceledAt: iso(event.canceled_at),
+    registrationForm: {
+      questions: form.questions,
+      requiresApproval: form.requires_approval,
+      waitlist: form.waitlist,
+    },
     allowAnonymousVoting: event.allow_anonymous_voting,
     allowAnonymousQuestions: event.allow_anonymous_questions,
     description: typeof description === 'string' ? description : null,

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { retryOnDeadlock } from '../db/deadlock';
 import { Batcher } from '../lib/batcher';
 import { addJobSql, manualJobPriority, pendingRankSql } from './queue';
+import { sql } from '../db/sql';
 
 /** A delivery leased for one attempt, with what the attempt needs from its endpoint. */
 export interface Claimed {
@@ -50,9 +51,9 @@ export interface Recorded {
  */
 const claimSql = `
   update webhook_delivery d
-  set lease_until = now() + $2 * interval '1 millisecond', attempt_count = d.attempt_count + 1, updated_at = now()
+  set lease_until = now() + ? * interval '1 millisecond', attempt_count = d.attempt_count + 1, updated_at = now()
   from webhook_endpoint e
-  where d.id = any($1::uuid[]) and e.id = d.endpoint_id and d.status = 'pending'
+  where d.id = any(?::uuid[]) and e.id = d.endpoint_id and d.status = 'pending'
     and (d.next_attempt_at is null or d.next_attempt_at <= now() + interval '1 second')
     and (d.lease_until is null or d.lease_until < now())
   returning d.id, d.endpoint_id, d.created_at, d.body, d.event_type, d.webhook_event_id, d.attempt_count, d.auto_retry, e.url,
@@ -68,8 +69,8 @@ const claimSql = `
  */
 const recordSql = `
   with x as (
-    select * from unnest($1::uuid[], $2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::text[], $7::text[],
-      $8::text[], $9::timestamptz[], $10::boolean[])
+    select * from unnest(?::uuid[], ?::uuid[], ?::timestamptz[], ?::int[], ?::int[], ?::text[], ?::text[],
+      ?::text[], ?::timestamptz[], ?::boolean[])
       as x(attempt_id, delivery_id, attempted_at, response_status, duration_ms, response_body, error, status, next_at, success)
   ),
   d as (
@@ -121,7 +122,7 @@ export class AttemptStore {
     leaseMs: number,
   ) {
     this.claims = new Batcher(async (ids) => {
-      const { rows } = await retryOnDeadlock(() => pool.query<Claimed>(claimSql, [ids, leaseMs]));
+      const rows = await retryOnDeadlock(() => sql<Claimed>(pool, claimSql, [leaseMs, ids]));
       const byId = new Map(rows.map((r) => [r.id, r]));
       // Two jobs of one delivery in one batch: only the first gets the lease.
       return ids.map((id) => {
@@ -132,8 +133,8 @@ export class AttemptStore {
     });
     this.records = new Batcher(async (recs) => {
       const col = <K extends keyof AttemptRecord>(k: K) => recs.map((r) => r[k]);
-      const { rows } = await retryOnDeadlock(() =>
-        pool.query<{ id: string; failing_since: Date | null; enabled: boolean | null }>(recordSql, [
+      const rows = await retryOnDeadlock(() =>
+        sql<{ id: string; failing_since: Date | null; enabled: boolean | null }>(pool, recordSql, [
           col('attemptId'),
           col('deliveryId'),
           col('attemptedAt'),
@@ -164,9 +165,10 @@ export class AttemptStore {
 
   /** A claimed delivery whose endpoint was disabled meanwhile is cancelled, not attempted. */
   async cancel(deliveryId: string): Promise<void> {
-    await this.pool.query(
+    await sql(
+      this.pool,
       `update webhook_delivery set status = 'cancelled', next_attempt_at = null, lease_until = null, updated_at = now()
-       where id = $1 and status = 'pending'`,
+       where id = ? and status = 'pending'`,
       [deliveryId],
     );
   }

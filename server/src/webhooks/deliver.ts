@@ -7,6 +7,7 @@ import type { SendResult, WebhookHttpClient } from './http-sender';
 import { nextRetryDelayMs } from './retry-schedule';
 import type { WebhookSettings } from './settings';
 import { signatureHeader, unixSeconds } from './signer';
+import { sql } from '../db/sql';
 
 export const userAgent = 'Gathercast-Webhooks/1.0';
 
@@ -107,13 +108,14 @@ export async function disableEndpoint(
   endpointId: string,
   reason: 'failing' | 'gone',
 ): Promise<void> {
-  await pool.query(
+  await sql(
+    pool,
     `with e as (
-       update webhook_endpoint set enabled = false, disabled_reason = $2, updated_at = now()
-       where id = $1 and enabled returning id
+       update webhook_endpoint set enabled = false, disabled_reason = ?, updated_at = now()
+       where id = ? and enabled returning id
      )
      update webhook_delivery set status = 'cancelled', next_attempt_at = null, updated_at = now()
      where endpoint_id in (select id from e) and status = 'pending' and lease_until is null`,
-    [endpointId, reason],
+    [reason, endpointId],
   );
 }

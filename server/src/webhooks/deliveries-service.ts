@@ -2,33 +2,26 @@ import type { WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
+import { cursorParts, decodeCursor, encodeCursor } from '../lib/cursor';
 import { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from './entities';
 import { enqueueNow } from './queue';
+import { sql } from '../db/sql';
+import type { z } from 'zod';
+import type { deliverySchema } from '@gathercast/contract';
 
-export interface DeliveryView {
-  id: string;
-  endpointId: string;
-  eventId: string;
-  eventType: WebhookEventType;
-  status: WebhookDelivery['status'];
-  attempts: {
-    attemptedAt: string;
-    responseStatus: number | null;
-    durationMs: number;
-    responseBody: string | null;
-    error: string | null;
-  }[];
-  nextAttemptAt: string | null;
-  createdAt: string;
-}
+/** As the contract says (`deliverySchema`). */
+export type DeliveryView = z.infer<typeof deliverySchema>;
 
-type DeliveryRow = Pick<WebhookDelivery, 'id' | 'endpointId' | 'webhookEventId' | 'eventType' | 'status' | 'nextAttemptAt' | 'createdAt'>;
+type DeliveryRow = Pick<
+  WebhookDelivery,
+  'id' | 'endpointId' | 'webhookEventId' | 'eventType' | 'status' | 'nextAttemptAt' | 'createdAt'
+>;
 
 function view(d: DeliveryRow, attempts: WebhookAttempt[]): DeliveryView {
   return {
     id: d.id,
     endpointId: d.endpointId,
-    eventId: d.webhookEventId,
+    webhookEventId: d.webhookEventId,
     eventType: d.eventType as WebhookEventType,
     status: d.status,
     attempts: attempts.map((a) => ({
@@ -46,7 +39,11 @@ function view(d: DeliveryRow, attempts: WebhookAttempt[]): DeliveryView {
 async function attemptsOf(em: EntityManager, ids: string[]): Promise<Map<string, WebhookAttempt[]>> {
   const out = new Map<string, WebhookAttempt[]>(ids.map((id) => [id, []]));
   if (!ids.length) return out;
-  const rows = await em.find(WebhookAttempt, { deliveryId: { $in: ids } }, { orderBy: { attemptedAt: 'asc' } });
+  const rows = await em.find(
+    WebhookAttempt,
+    { deliveryId: { $in: ids } },
+    { orderBy: { attemptedAt: 'asc' } },
+  );
   for (const a of rows) out.get(a.deliveryId)?.push(a);
   return out;
 }
@@ -56,18 +53,8 @@ export async function toDelivery(em: EntityManager, id: string): Promise<Deliver
   return view(d, (await attemptsOf(em, [id])).get(id)!);
 }
 
-/** Cursor: `<createdAt ISO>|<id>` of the last row of the previous page, base64url. */
-const encodeCursor = (d: DeliveryRow) => Buffer.from(`${d.createdAt.toISOString()}|${d.id}`).toString('base64url');
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const createdAt = new Date(at ?? '');
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime())) {
-    throw problem('bad_request', 'Invalid request: query.cursor: not a cursor from a previous page', {
-      errors: [{ path: 'query.cursor', message: 'not a cursor from a previous page' }],
-    });
-  }
-  return { createdAt, id };
-}
+/** The page cursor: the last row's (createdAt, id). */
+const cursorShape = [cursorParts.isoTimestamp, cursorParts.uuid];
 
 async function endpointOf(em: EntityManager, actor: Actor, id: string): Promise<WebhookEndpoint> {
   const e = await em.findOne(WebhookEndpoint, { id, workspaceId: actor.workspaceId });
@@ -83,7 +70,8 @@ export async function listDeliveries(
 ) {
   const e = await endpointOf(em, actor, input.endpointId);
   const limit = input.limit ?? 20;
-  const after = input.cursor ? decodeCursor(input.cursor) : undefined;
+  const parts = input.cursor ? decodeCursor(input.cursor, cursorShape) : undefined;
+  const after = parts && { createdAt: new Date(parts[0]!), id: parts[1]! };
   const where = after
     ? {
         endpointId: e.id,
@@ -102,25 +90,28 @@ export async function listDeliveries(
   );
   return {
     deliveries: page.map((d) => view(d, attempts.get(d.id)!)),
-    nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null,
+    nextCursor:
+      rows.length > limit ? encodeCursor(page.at(-1)!.createdAt.toISOString(), page.at(-1)!.id) : null,
   };
 }
 
 /** Sends a delivery again now, whatever its status. That attempt's outcome is final (no automatic retries). */
-export async function retryDelivery(em: EntityManager, actor: Actor, input: { endpointId: string; deliveryId: string }) {
+export async function retryDelivery(
+  em: EntityManager,
+  actor: Actor,
+  input: { endpointId: string; deliveryId: string },
+) {
   return em.transactional(async (tx) => {
     const e = await endpointOf(tx, actor, input.endpointId);
-    if (!e.enabled) throw problem('invalid_state', 'The endpoint is disabled; enable it with PATCH enabled: true first');
-    const updated = await tx
-      .getConnection()
-      .execute(
-        `update webhook_delivery set status = 'pending', auto_retry = false, next_attempt_at = now(), updated_at = now(),
+    if (!e.enabled)
+      throw problem('invalid_state', 'The endpoint is disabled; enable it with PATCH enabled: true first');
+    const updated = await sql(
+      tx,
+      `update webhook_delivery set status = 'pending', auto_retry = false, next_attempt_at = now(), updated_at = now(),
            retry_requested = lease_until is not null and lease_until > now()
          where id = ? and endpoint_id = ? returning id`,
-        [input.deliveryId, e.id],
-        'all',
-        tx.getTransactionContext(),
-      );
+      [input.deliveryId, e.id],
+    );
     if (!updated.length) throw notFound('Delivery');
     await enqueueNow(tx, input.deliveryId);
     return toDelivery(tx, input.deliveryId);

@@ -3,8 +3,9 @@ import { isIP } from 'node:net';
 import type { WebhookEventType } from '@gathercast/contract';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { retryOnDeadlock } from '../db/deadlock';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { sql } from '../db/sql';
-import { notFound, problem } from '../lib/problem';
+import { invalidField, notFound, problem } from '../lib/problem';
 import type { Actor } from '../lib/actor';
 import { newSecret, secretPrefixes } from '../lib/secrets';
 import { type DeliveryView, toDelivery } from './deliveries-service';
@@ -12,18 +13,12 @@ import { WebhookEndpoint } from './entities';
 import { testEvent } from './payload';
 import { dropQueuedJobs, insertDelivery } from './queue';
 import type { WebhookSettings } from './settings';
-import { blockedReason } from './ssrf';
+import { blockedReason } from '../lib/outbound-guard';
+import type { z } from 'zod';
+import type { webhookEndpointSchema } from '@gathercast/contract';
 
-export interface EndpointView {
-  id: string;
-  workspaceId: string;
-  url: string;
-  eventTypes: WebhookEventType[];
-  enabled: boolean;
-  disabledReason: 'manual' | 'failing' | 'gone' | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** As the contract says (`webhookEndpointSchema`). */
+export type EndpointView = z.infer<typeof webhookEndpointSchema>;
 
 /** The response shape: never the secret. */
 export function toEndpoint(e: WebhookEndpoint): EndpointView {
@@ -32,6 +27,7 @@ export function toEndpoint(e: WebhookEndpoint): EndpointView {
     workspaceId: e.workspaceId,
     url: e.url,
     eventTypes: e.eventTypes as WebhookEventType[],
+    eventIds: e.eventIds ?? [],
     enabled: e.enabled,
     disabledReason: e.disabledReason ?? null,
     createdAt: e.createdAt.toISOString(),
@@ -42,10 +38,7 @@ export function toEndpoint(e: WebhookEndpoint): EndpointView {
 /** https only (http too with WEBHOOK_ALLOW_INSECURE_URLS); obviously internal hosts are refused early. */
 function checkUrl(url: string, settings: WebhookSettings): string {
   const u = new URL(url);
-  const bad = (message: string) =>
-    problem('bad_request', `Invalid request: body.url: ${message}`, {
-      errors: [{ path: 'body.url', message }],
-    });
+  const bad = (message: string) => invalidField('body.url', 'invalid_value', message);
   if (settings.allowInsecure ? !['https:', 'http:'].includes(u.protocol) : u.protocol !== 'https:') {
     throw bad('must be an https:// URL');
   }
@@ -71,7 +64,11 @@ export function endpointsService(settings: WebhookSettings) {
   return {
     find,
 
-    async create(em: EntityManager, actor: Actor, input: { url: string; eventTypes?: WebhookEventType[] }) {
+    async create(
+      em: EntityManager,
+      actor: Actor,
+      input: { url: string; eventTypes?: WebhookEventType[]; eventIds?: string[] },
+    ) {
       const now = new Date();
       const secret = newSecret(secretPrefixes.webhookSecret);
       const e = em.create(WebhookEndpoint, {
@@ -79,6 +76,7 @@ export function endpointsService(settings: WebhookSettings) {
         workspaceId: actor.workspaceId,
         url: checkUrl(input.url, settings),
         eventTypes: uniqueTypes(input.eventTypes),
+        eventIds: [...new Set(input.eventIds ?? [])],
         secret,
         previousSecret: null,
         previousSecretExpiresAt: null,
@@ -92,13 +90,17 @@ export function endpointsService(settings: WebhookSettings) {
       return { ...toEndpoint(e), secret };
     },
 
-    async list(em: EntityManager, actor: Actor) {
-      const rows = await em.find(
-        WebhookEndpoint,
-        { workspaceId: actor.workspaceId },
-        { orderBy: { createdAt: 'asc', id: 'asc' } },
+    async list(em: EntityManager, actor: Actor, input: PageInput) {
+      const page = await timeOrderedPage<{ id: string }>(
+        em,
+        { select: 'select id, created_at from webhook_endpoint where workspace_id = ?', params: [actor.workspaceId] },
+        input,
       );
-      return { webhooks: rows.map(toEndpoint) };
+      const ids = page.rows.map((r) => r.id);
+      const found = new Map(
+        (await em.find(WebhookEndpoint, { id: { $in: ids } })).map((e) => [e.id, e] as const),
+      );
+      return { webhooks: ids.map((id) => toEndpoint(found.get(id)!)), nextCursor: page.nextCursor };
     },
 
     async get(em: EntityManager, actor: Actor, id: string) {
@@ -109,11 +111,12 @@ export function endpointsService(settings: WebhookSettings) {
       em: EntityManager,
       actor: Actor,
       id: string,
-      input: { url?: string; eventTypes?: WebhookEventType[]; enabled?: boolean },
+      input: { url?: string; eventTypes?: WebhookEventType[]; eventIds?: string[]; enabled?: boolean },
     ) {
       const e = await find(em, actor, id);
       if (input.url !== undefined) e.url = checkUrl(input.url, settings);
       if (input.eventTypes !== undefined) e.eventTypes = uniqueTypes(input.eventTypes);
+      if (input.eventIds !== undefined) e.eventIds = [...new Set(input.eventIds)];
       if (input.enabled === true && !e.enabled) {
         e.enabled = true;
         e.disabledReason = null;
@@ -147,7 +150,8 @@ export function endpointsService(settings: WebhookSettings) {
     async rotateSecret(em: EntityManager, actor: Actor, id: string) {
       const e = await find(em, actor, id);
       const secret = newSecret(secretPrefixes.webhookSecret);
-      await em.getConnection().execute(
+      await sql(
+        em,
         `update webhook_endpoint set previous_secret = secret, previous_secret_expires_at = now() + ? * interval '1 millisecond',
              secret = ?, updated_at = now() where id = ?`,
         [settings.rotationOverlapMs, secret, e.id],

@@ -2,7 +2,7 @@ import type { lookup as dnsLookup } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
-import { BlockedTargetError, blockedReason, guardedLookup } from './ssrf';
+import { BlockedTargetError, blockedReason, guardedLookup } from '../lib/outbound-guard';
 
 export interface SendResult {
   /** The HTTP status, or null when no response arrived. */

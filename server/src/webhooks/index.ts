@@ -2,7 +2,7 @@ import type { AppContext } from '../lib/context';
 import { trackWebhookQueue } from '../lib/metrics';
 import { fanOut, fanOutMany } from './queue';
 import { webhookSettings } from './settings';
-import { WebhookWorker } from './worker';
+import { type OtherJobs, WebhookWorker } from './worker';
 
 export interface Webhooks {
   worker: WebhookWorker;
@@ -12,9 +12,9 @@ export interface Webhooks {
 
 /**
  * Wires the webhooks domain: the outbox subscriber on the bus (deliveries written in the
- * transaction of each change) and the delivery worker. Returns the handle the server stops on SIGTERM.
+ * transaction of each change) and the delivery worker, whose runner also takes `otherJobs` (emails, retention). Returns the handle the server stops on SIGTERM.
  */
-export async function startWebhooks(ctx: AppContext, databaseUrl: string): Promise<Webhooks> {
+export async function startWebhooks(ctx: AppContext, databaseUrl: string, otherJobs?: OtherJobs): Promise<Webhooks> {
   const settings = webhookSettings(ctx.config);
   ctx.bus.subscribe(
     async (tx, event) => {
@@ -24,7 +24,7 @@ export async function startWebhooks(ctx: AppContext, databaseUrl: string): Promi
       await fanOutMany(tx, events);
     },
   );
-  const worker = new WebhookWorker(databaseUrl, settings, ctx.logger, ctx.foreground);
+  const worker = new WebhookWorker(databaseUrl, settings, ctx.logger, ctx.foreground, otherJobs);
   await worker.start();
   const untrackQueue = trackWebhookQueue(async () => {
     const { rows } = await ctx.pool.query<{ n: string }>(

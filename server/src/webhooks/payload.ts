@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { WebhookEventType } from '@gathercast/contract';
 import type { RecordedDomainEvent } from '../lib/domain-events';
 
-const baseKeys = new Set(['id', 'type', 'workspaceId', 'eventId', 'occurredAt']);
+const baseKeys = new Set(['id', 'type', 'workspaceId', 'eventId', 'occurredAt', 'sequence']);
 
 /**
  * The delivery body: the base fields, then the type's own fields, flat. The body's
@@ -15,6 +15,7 @@ export function webhookBody(event: RecordedDomainEvent): string {
     workspaceId: event.workspaceId,
     eventId: event.eventId,
     occurredAt: event.occurredAt.toISOString(),
+    sequence: event.sequence,
   };
   for (const [k, v] of Object.entries(event.data)) if (!baseKeys.has(k) && v !== undefined) body[k] = v;
   return JSON.stringify(body);
@@ -39,6 +40,15 @@ function testFields(type: WebhookEventType, publicBaseUrl: string): Record<strin
       return { assetId: testEventId };
     case 'question.created':
       return { questionId: testEventId, text: 'This is a test question from Gathercast.' };
+    case 'participant.removed':
+      return { participantId: 'anon:test', reason: 'This is a test removal from Gathercast.', by: 'api' };
+    case 'participant.banned':
+      return {
+        participantId: 'anon:test',
+        reason: 'This is a test ban from Gathercast.',
+        by: 'api',
+        clientAddress: false,
+      };
     default:
       return {};
   }
@@ -47,6 +57,7 @@ function testFields(type: WebhookEventType, publicBaseUrl: string): Record<strin
 export function testEvent(workspaceId: string, type: WebhookEventType, publicBaseUrl: string): RecordedDomainEvent {
   return {
     id: randomUUID(),
+    sequence: 0,
     type,
     workspaceId,
     eventId: testEventId,

@@ -66,19 +66,26 @@ export async function fanOutMany(tx: SqlTx, events: RecordedDomainEvent[]): Prom
   const rows = await sql(
     tx,
     `with ev as (
-       select * from jsonb_to_recordset(?::jsonb) as x(id uuid, type text, body text, workspace_id uuid)
+       select * from jsonb_to_recordset(?::jsonb) as x(id uuid, type text, body text, workspace_id uuid, event_id text)
      ),
      d as (
        insert into webhook_delivery (id, endpoint_id, workspace_id, webhook_event_id, event_type, body, status, next_attempt_at)
        select gen_random_uuid(), e.id, e.workspace_id, ev.id, ev.type, ev.body, 'pending', now()
        from ev join webhook_endpoint e on e.workspace_id = ev.workspace_id and e.enabled
          and (e.event_types = '[]'::jsonb or e.event_types @> to_jsonb(ev.type))
+         and (e.event_ids = '[]'::jsonb or e.event_ids @> to_jsonb(ev.event_id))
        returning id, workspace_id
      )
      select (select count(*) from d) as n, (select count(*) from ${addJobsSql('select id, workspace_id from d')} where exists (select 1 from d)) as queued`,
     [
       JSON.stringify(
-        events.map((e) => ({ id: e.id, type: e.type, body: webhookBody(e), workspace_id: e.workspaceId })),
+        events.map((e) => ({
+          id: e.id,
+          type: e.type,
+          body: webhookBody(e),
+          workspace_id: e.workspaceId,
+          event_id: e.eventId,
+        })),
       ),
     ],
   );

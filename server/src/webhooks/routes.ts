@@ -5,6 +5,7 @@ import { actorOf } from '../lib/actor';
 import { listDeliveries, retryDelivery } from './deliveries-service';
 import type { AppContext } from '../lib/context';
 import { endpointsService } from './endpoints-service';
+import { listEventLog, redeliver } from './event-log';
 import { webhookSettings } from './settings';
 
 const s = initServer();
@@ -17,7 +18,7 @@ export const webhooksRoutes = (ctx: AppContext) => {
       status: 201,
       body: await endpoints.create(req.em, actorOf(req), body),
     }),
-    list: async ({ req }) => ({ status: 200, body: await endpoints.list(req.em, actorOf(req)) }),
+    list: async ({ req, query }) => ({ status: 200, body: await endpoints.list(req.em, actorOf(req), query) }),
     get: async ({ req, params }) => ({
       status: 200,
       body: await endpoints.get(req.em, actorOf(req), params.id),
@@ -53,5 +54,17 @@ export const webhooksRoutes = (ctx: AppContext) => {
         deliveryId: params.deliveryId,
       }),
     }),
+    redeliver: async ({ req, params, body }) => ({
+      status: 202,
+      body: await redeliver(req.em, actorOf(req), params.id, body),
+    }),
   });
 };
+
+export const eventLogRoutes = (_ctx: AppContext) =>
+  s.router(contract.eventLog, {
+    list: async ({ req, query }) => ({
+      status: 200,
+      body: await listEventLog(req.em, actorOf(req as unknown as Request), query),
+    }),
+  });

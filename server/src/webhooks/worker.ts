@@ -1,4 +1,4 @@
-import { Logger as GraphileLogger, type Runner, run, runMigrations } from 'graphile-worker';
+import { Logger as GraphileLogger, type Runner, run, runMigrations, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { ForegroundLoad } from '../lib/foreground';
@@ -10,6 +10,13 @@ import { attemptDelivery } from './deliver';
 import { WebhookHttpClient } from './http-sender';
 import { addJobSql, deliverTask, pendingRankSql } from './queue';
 import type { WebhookSettings } from './settings';
+import { sql } from '../db/sql';
+
+/** Other background jobs the same runner takes (emails, retention), and their schedule in crontab form. */
+export interface OtherJobs {
+  tasks: TaskList;
+  crontab?: string;
+}
 
 /**
  * The delivery worker: graphile-worker jobs (LISTEN/NOTIFY, so an attempt starts within
@@ -22,6 +29,7 @@ export class WebhookWorker {
   private runner: Runner | undefined;
   /** Set when the runner stopped on its own (not through stop()): the process no longer delivers. */
   private crashed: unknown;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
   private sweeping: Promise<void> | undefined;
   private readonly pool: pg.Pool;
@@ -35,6 +43,8 @@ export class WebhookWorker {
     private readonly settings: WebhookSettings,
     private readonly logger: Logger,
     foreground?: Pick<ForegroundLoad, 'busy' | 'sinceBusy'>,
+    /** The process's one graphile-worker runner also runs these (one queue, one LISTEN, one pool). */
+    private readonly otherJobs: OtherJobs = { tasks: {} },
   ) {
     this.attempts = new BusyPacer(foreground, settings);
     this.pool = new pg.Pool({
@@ -90,6 +100,11 @@ export class WebhookWorker {
   async start(): Promise<void> {
     await this.migrate();
     if (!this.settings.runWorker) return;
+    await this.startRunner();
+    this.scheduleSweep();
+  }
+
+  private async startRunner(): Promise<void> {
     const store = new AttemptStore(this.pool, this.settings.timeoutMs + 5000);
     const deps = { pool: this.pool, store, http: this.http, settings: this.settings, logger: this.logger };
     this.runner = await run({
@@ -107,7 +122,9 @@ export class WebhookWorker {
           failJobBatchDelay: this.settings.jobBatchDelayMs,
         },
       },
+      ...(this.otherJobs.crontab ? { crontab: this.otherJobs.crontab } : {}),
       taskList: {
+        ...this.otherJobs.tasks,
         [deliverTask]: async (payload) => {
           const id = (payload as { id: string }).id;
           const attempt = () =>
@@ -122,15 +139,26 @@ export class WebhookWorker {
       },
     });
     const runner = this.runner;
+    this.crashed = undefined;
     runner.promise.then(
-      () => {
-        if (this.runner === runner) this.crashed = new Error('the webhook worker stopped');
-      },
-      (err: unknown) => {
-        if (this.runner === runner) this.crashed = err ?? new Error('the webhook worker failed');
-      },
+      () => this.restartAfter(runner, new Error('the webhook worker stopped')),
+      (err: unknown) => this.restartAfter(runner, err ?? new Error('the webhook worker failed')),
     );
-    this.scheduleSweep();
+  }
+
+  /**
+   * A runner that ended on its own (its pool lost the database, a pooler broke its session) is started
+   * again after a pause that doubles up to 30 s; /readyz fails until it runs. A process never lives on
+   * without delivering while it says it does.
+   */
+  private restartAfter(runner: Runner, err: unknown, pauseMs = 1000): void {
+    if (this.runner !== runner) return;
+    this.crashed = err;
+    this.logger.error({ err, pauseMs }, 'the webhook worker stopped unexpectedly: restarting it');
+    this.restartTimer = setTimeout(() => {
+      if (this.runner !== runner) return;
+      this.startRunner().catch((again: unknown) => this.restartAfter(runner, again, Math.min(pauseMs * 2, 30_000)));
+    }, pauseMs);
   }
 
   /** For /readyz: running, turned off by WEBHOOK_WORKER=false, or throws when it stopped unexpectedly. */
@@ -163,22 +191,23 @@ export class WebhookWorker {
    */
   async sweep(): Promise<number> {
     const grace = this.sweepGraceMs();
-    const res = await this.pool.query(
+    const rows = await sql<{ n: string }>(
+      this.pool,
       `select count(${addJobSql('d.id::text', 'now()', pendingRankSql('d.workspace_id'))}) as n
        from (
          select d.id, d.workspace_id from webhook_delivery d
-         where d.status = 'pending' and d.next_attempt_at < now() - $1 * interval '1 millisecond'
+         where d.status = 'pending' and d.next_attempt_at < now() - ? * interval '1 millisecond'
            and (d.lease_until is null or d.lease_until < now())
            and not exists (
              select 1 from graphile_worker._private_jobs j where j.key = d.id::text
-               and (j.locked_at is null or j.locked_at > now() - $1 * interval '1 millisecond')
+               and (j.locked_at is null or j.locked_at > now() - ? * interval '1 millisecond')
            )
          order by d.next_attempt_at
          limit 500
        ) d`,
-      [grace],
+      [grace, grace],
     );
-    const n = Number(res.rows[0]?.n ?? 0);
+    const n = Number(rows[0]?.n ?? 0);
     if (n > 0) this.logger.info({ requeued: n }, 'webhook deliveries re-queued after a lost attempt');
     return n;
   }
@@ -192,6 +221,7 @@ export class WebhookWorker {
     const runner = this.runner;
     this.runner = undefined;
     if (this.sweepTimer) clearTimeout(this.sweepTimer);
+    if (this.restartTimer) clearTimeout(this.restartTimer);
     await this.sweeping;
     try {
       if (runner) await runner.stop().catch(ignoreAlreadyStopped);

@@ -1,17 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { problem } from '../lib/problem';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { iso, sql } from '../db/sql';
+import { ofWorkspace } from '../lib/tenancy';
+import type { z } from 'zod';
+import type { memberSchema } from '@gathercast/contract';
 
 export type MemberRole = 'owner' | 'admin' | 'member';
 
-export interface MemberView {
-  id: string;
-  accountId: string;
-  name: string;
-  email: string;
-  role: MemberRole;
-  joinedAt: string;
-}
+/** As the contract says (`memberSchema`). */
+export type MemberView = z.infer<typeof memberSchema>;
 
 interface MemberRow {
   id: string;
@@ -37,15 +35,14 @@ const view = (r: MemberRow): MemberView => ({
   joinedAt: iso(r.created_at)!,
 });
 
-export async function listMembers(em: EntityManager, workspaceId: string): Promise<MemberView[]> {
-  const rows = await sql<MemberRow>(em, `${memberSelect} where m.workspace_id = ? order by m.created_at, m.id`, [workspaceId]);
-  return rows.map(view);
+export async function listMembers(em: EntityManager, workspaceId: string, input: PageInput) {
+  const page = await timeOrderedPage<MemberRow>(em, { select: `${memberSelect} where m.workspace_id = ?`, params: [workspaceId] }, input);
+  return { members: page.rows.map(view), nextCursor: page.nextCursor };
 }
 
 async function findMember(em: EntityManager, workspaceId: string, memberId: string): Promise<MemberView> {
   const rows = await sql<MemberRow>(em, `${memberSelect} where m.workspace_id = ? and m.id = ?`, [workspaceId, memberId]);
-  if (!rows[0]) throw problem('not_found', 'Member not found');
-  return view(rows[0]);
+  return view(ofWorkspace(rows[0], 'Member'));
 }
 
 const ownersUntouchable = () => problem('forbidden', 'Owners cannot be changed or removed through the member endpoints');

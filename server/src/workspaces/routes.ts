@@ -2,12 +2,18 @@ import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { AppContext } from '../lib/context';
 import { actorOf } from '../lib/actor';
-import { createApiKey, deleteApiKey, listApiKeys } from './api-keys';
+import { createApiKey, deleteApiKey, listApiKeys, type NewApiKey } from './api-keys';
 import { changeMemberRole, leaveWorkspace, listMembers, removeMember } from './members';
 import { createWorkspace, listWorkspaces, updateWorkspace } from './service';
 import { bridgeWorkspaceSession } from './session-bridge';
 
 const s = initServer();
+
+const newKey = (body: { name?: string; scopes?: NewApiKey['scopes']; eventId?: string }): NewApiKey => ({
+  name: body.name ?? null,
+  scopes: body.scopes,
+  eventId: body.eventId,
+});
 
 export const workspacesRoutes = (_ctx: AppContext) =>
   s.router(contract.workspaces, {
@@ -15,9 +21,9 @@ export const workspacesRoutes = (_ctx: AppContext) =>
       const created = await req.em.transactional((tx) => createWorkspace(tx, req.auth.accountId!, body));
       return { status: 201, body: created };
     },
-    list: async ({ req }) => ({
+    list: async ({ req, query }) => ({
       status: 200,
-      body: { workspaces: await listWorkspaces(req.em, { accountId: req.auth.accountId, platform: req.auth.platform }) },
+      body: await listWorkspaces(req.em, { accountId: req.auth.accountId, platform: req.auth.platform }, query),
     }),
     update: async ({ body, req }) => ({ status: 200, body: await updateWorkspace(req.em, actorOf(req).workspaceId, body) }),
     createSession: async ({ req }) => {
@@ -29,7 +35,7 @@ export const workspacesRoutes = (_ctx: AppContext) =>
 /** Membership and key changes alter cached credentials: each answers once every process has seen it. */
 export const membersRoutes = (ctx: AppContext) =>
   s.router(contract.members, {
-    list: async ({ req }) => ({ status: 200, body: { members: await listMembers(req.em, actorOf(req).workspaceId) } }),
+    list: async ({ req, query }) => ({ status: 200, body: await listMembers(req.em, actorOf(req).workspaceId, query) }),
     leave: async ({ req }) => {
       const actor = actorOf(req);
       await leaveWorkspace(req.em, actor.workspaceId, actor.accountId!);
@@ -50,10 +56,10 @@ export const membersRoutes = (ctx: AppContext) =>
 
 export const apiKeysRoutes = (ctx: AppContext) =>
   s.router(contract.apiKeys, {
-    list: async ({ req }) => ({ status: 200, body: { apiKeys: await listApiKeys(req.em, actorOf(req).workspaceId) } }),
+    list: async ({ req, query }) => ({ status: 200, body: await listApiKeys(req.em, actorOf(req).workspaceId, query) }),
     create: async ({ body, req }) => ({
       status: 201,
-      body: await createApiKey(req.em, actorOf(req).workspaceId, body.name ?? null),
+      body: await createApiKey(req.em, actorOf(req).workspaceId, newKey(body), req.auth.apiKey),
     }),
     delete: async ({ params, req }) => {
       await deleteApiKey(req.em, actorOf(req).workspaceId, params.keyId);
@@ -62,6 +68,6 @@ export const apiKeysRoutes = (ctx: AppContext) =>
     },
     createWithKey: async ({ body, req }) => ({
       status: 201,
-      body: await createApiKey(req.em, actorOf(req).workspaceId, body.name ?? null),
+      body: await createApiKey(req.em, actorOf(req).workspaceId, newKey(body), req.auth.apiKey),
     }),
   });

@@ -1,16 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { problem } from '../lib/problem';
+import { timeOrderedPage, type PageInput } from '../db/time-ordered-page';
 import { isUniqueViolation, iso, sql } from '../db/sql';
 import { type ApiKeyView, createApiKey } from './api-keys';
 import { generateUniqueSlug } from './slugs';
+import type { z } from 'zod';
+import type { workspaceSchema } from '@gathercast/contract';
 
-export interface WorkspaceView {
-  id: string;
-  name: string;
-  slug: string;
-  createdAt: string;
-}
+/** As the contract says (`workspaceSchema`). */
+export type WorkspaceView = z.infer<typeof workspaceSchema>;
 
 interface WorkspaceRow {
   id: string;
@@ -50,21 +49,27 @@ export async function createWorkspace(
     workspace.id,
     accountId,
   ]);
-  const apiKey = await createApiKey(em, workspace.id, 'Default');
+  const apiKey = await createApiKey(em, workspace.id, { name: 'Default' });
   return { ...workspace, apiKey };
 }
 
 /** The account's workspaces, or every workspace for a platform caller. */
-export async function listWorkspaces(em: EntityManager, caller: { accountId?: string; platform: boolean }): Promise<WorkspaceView[]> {
-  const rows = caller.platform
-    ? await sql<WorkspaceRow>(em, 'select * from workspace order by created_at, id')
-    : await sql<WorkspaceRow>(
-        em,
-        `select w.* from workspace w join workspace_member m on m.workspace_id = w.id
-          where m.account_id = ? order by w.created_at, w.id`,
-        [caller.accountId],
-      );
-  return rows.map(view);
+export async function listWorkspaces(
+  em: EntityManager,
+  caller: { accountId?: string; platform: boolean },
+  input: PageInput,
+): Promise<{ workspaces: WorkspaceView[]; nextCursor: string | null }> {
+  const page = await timeOrderedPage<WorkspaceRow>(
+    em,
+    caller.platform
+      ? { select: 'select * from workspace' }
+      : {
+          select: 'select w.* from workspace w join workspace_member m on m.workspace_id = w.id where m.account_id = ?',
+          params: [caller.accountId],
+        },
+    input,
+  );
+  return { workspaces: page.rows.map(view), nextCursor: page.nextCursor };
 }
 
 export async function updateWorkspace(

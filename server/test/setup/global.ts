@@ -33,7 +33,14 @@ export default async function setup(project: TestProject) {
   let adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) {
     dataDir = mkdtempSync(path.join(tmpdir(), 'gc-test-pg-'));
-    embedded = await startEmbeddedPostgres(dataDir, pino({ level: 'silent' }));
+    // A throwaway database: no fsync (a crash test kills servers, never this PostgreSQL), and room
+    // for every test server's pool at once.
+    embedded = await startEmbeddedPostgres(dataDir, pino({ level: 'silent' }), {
+      fsync: 'off',
+      synchronous_commit: 'off',
+      full_page_writes: 'off',
+      max_connections: '400',
+    });
     adminUrl = embedded.url;
   }
   const template = `gc_tpl_${randomBytes(4).toString('hex')}`;

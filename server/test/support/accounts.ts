@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import type { Contract } from '@gathercast/contract';
 import type { GathercastClient } from '@gathercast/sdk';
+import type { z } from 'zod';
 import type { TestServer } from './server';
 
 export interface SignedUp {
@@ -19,7 +21,7 @@ export const uniqueEmail = (label = 'person') => `${label}-${randomBytes(4).toSt
 export async function signUp(t: TestServer, label = 'person', name = 'Pat Example'): Promise<SignedUp> {
   const email = uniqueEmail(label);
   const password = `pw-${randomBytes(6).toString('hex')}`;
-  const account = await t.client().accounts.signup({ body: { email, password, name } });
+  const account = await t.client().accounts.signup({ email, password, name });
   return {
     email,
     password,
@@ -32,18 +34,33 @@ export async function signUp(t: TestServer, label = 'person', name = 'Pat Exampl
 
 /** A fresh API key of the workspace, made by one of its owners or admins. */
 export async function apiKeyOf(owner: SignedUp, workspaceId = owner.workspaceId): Promise<string> {
-  const key = await owner.client.apiKeys.create({ params: { id: workspaceId }, body: { name: 'test' } });
+  const key = await owner.client.apiKeys.create(workspaceId, { name: 'test' });
   return key.secret;
 }
 
-/** The dev mailbox (email dev mode), newest first. */
-export async function mailboxOf(t: TestServer, to: string) {
-  const { emails } = await t.client({ headers: { 'x-platform-key': 'test-platform-key' } }).dev.mailbox({ query: { to } });
-  return emails;
+/** One email of the dev mailbox. */
+export type DevEmail = z.output<Contract['dev']['mailbox']['responses'][200]>['emails'][number];
+
+/**
+ * The dev mailbox (email dev mode), newest first. A development-only route, so not an SDK method:
+ * called here with the platform key the test server runs with.
+ */
+export async function mailboxOf(t: TestServer, to: string): Promise<DevEmail[]> {
+  const res = await fetch(`${t.url}/v1/dev/mailbox?${new URLSearchParams({ to })}`, {
+    headers: { 'x-platform-key': 'test-platform-key' },
+  });
+  if (res.status !== 200) throw new Error(`GET /v1/dev/mailbox answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { emails: DevEmail[] }).emails;
 }
 
 /** Runs the call and returns the GathercastError it throws (fails the test if it resolves). */
-export async function failure(call: Promise<unknown>): Promise<{ status: number; code: string; retryAfter?: number; detail: string; body: Record<string, unknown> }> {
+export async function failure(call: Promise<unknown>): Promise<{
+  status: number;
+  code: string;
+  retryAfter?: number;
+  detail: string;
+  body: Record<string, unknown>;
+}> {
   try {
     await call;
   } catch (err) {

@@ -6,8 +6,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { aptInstall } from './commands';
 import { createTestDatabase } from './database';
+import { startPgbouncer } from './pgbouncer';
 import { freePort } from './ports';
 import { waitForReady } from './process';
+import { liftedLimits } from './lifted-limits';
 import { fastWebhookEnv } from './webhook-server';
 import { testRedisUrl } from './redis';
 
@@ -33,9 +35,22 @@ export interface ApiProcess {
   url: string;
   /** Its METRICS_PORT listener on loopback. */
   metricsUrl: string;
+  /** The running child (replaced by a restart). */
   child: ChildProcess;
   output(): string;
   exited: Promise<unknown>;
+}
+
+export interface ClusterOptions {
+  /** HAProxy's `retries` (deploy/haproxy.cfg's default when unset). */
+  retries?: number;
+  /** Added to every process's environment. */
+  env?: Record<string, string>;
+  /**
+   * Request traffic through PgBouncer in transaction mode (DATABASE_URL), sessions straight to
+   * PostgreSQL (DATABASE_DIRECT_URL), as a managed PostgreSQL deployment runs it.
+   */
+  pgbouncer?: boolean;
 }
 
 export interface Cluster {
@@ -47,6 +62,12 @@ export interface Cluster {
   timings: { buildMs: number; processesReadyMs: number; balancerReadyMs: number };
   /** The balancer's log lines for requests that did not end normally (a 5xx, or a cut connection). */
   balancerTrouble(): string[];
+  /**
+   * A planned restart of one process, as an orchestrator does it: SIGTERM, wait for the exit, start
+   * the same command on the same address, wait for /readyz. Resolves with the old process's exit code
+   * and how long it took to exit.
+   */
+  restart(p: ApiProcess): Promise<{ exitCode: unknown; exitMs: number }>;
   /** Stops everything still running (balancer and processes). */
   close(): Promise<void>;
 }
@@ -104,10 +125,11 @@ async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void
  * behind HAProxy running deploy/haproxy.cfg. The processes trust the balancer's X-Forwarded-For and
  * announce the balancer as their public address, so gateway tokens point clients at it.
  */
-export async function startCluster(size = 3): Promise<Cluster> {
+export async function startCluster(size = 3, options: ClusterOptions = {}): Promise<Cluster> {
   const began = Date.now();
   const [haproxy, layout, databaseUrl] = await Promise.all([ensureHaproxy(), buildImageLayout(), createTestDatabase()]);
   const timings = { buildMs: Date.now() - began, processesReadyMs: 0, balancerReadyMs: 0 };
+  const pooler = options.pgbouncer ? await startPgbouncer(databaseUrl) : undefined;
   const balancerPort = await freePort();
   const url = `http://127.0.0.1:${balancerPort}`;
   const processes: ApiProcess[] = [];
@@ -117,40 +139,57 @@ export async function startCluster(size = 3): Promise<Cluster> {
       ...(balancer ? [stop(balancer.child, balancer.exited)] : []),
       ...processes.map((p) => stop(p.child, p.exited)),
     ]);
+    await pooler?.close();
     rmSync(layout, { recursive: true, force: true });
+  };
+  const launch = (port: string, metricsPort: string) => {
+    const [command, ...args] = imageStartCommand;
+    const child = spawn(command === 'node' ? process.execPath : command, args, {
+      cwd: layout,
+      env: {
+        ...process.env,
+        ...fastWebhookEnv,
+        NODE_ENV: 'production',
+        PORT: port,
+        HOST: '127.0.0.1',
+        DATABASE_URL: pooler?.url ?? databaseUrl,
+        ...(pooler ? { DATABASE_DIRECT_URL: databaseUrl } : {}),
+        REDIS_URL: testRedisUrl(),
+        PUBLIC_BASE_URL: url,
+        TRUST_PROXY: 'true',
+        PLATFORM_KEY: clusterPlatformKey,
+        METRICS_PORT: metricsPort,
+        WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+        LOG_LEVEL: 'warn',
+        // A test's burst of calls through one address is not a tenant's traffic (support/lifted-limits.ts).
+        ...liftedLimits,
+        ...options.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return { child, ...started(child) };
+  };
+  const restart = async (p: ApiProcess) => {
+    const stoppedAt = Date.now();
+    p.child.kill('SIGTERM');
+    const exitCode = await p.exited;
+    const exitMs = Date.now() - stoppedAt;
+    Object.assign(p, launch(new URL(p.url).port, new URL(p.metricsUrl).port));
+    // As long as a first start is given: a loaded 2-core machine may take most of it.
+    await readyOrExited(p.name, p.url, p, 180_000);
+    return { exitCode, exitMs };
   };
   try {
     for (let i = 1; i <= size; i++) {
       const [port, metricsPort] = [await freePort(), await freePort()];
-      const [command, ...args] = imageStartCommand;
-      const child = spawn(command === 'node' ? process.execPath : command, args, {
-        cwd: layout,
-        env: {
-          ...process.env,
-          ...fastWebhookEnv,
-          NODE_ENV: 'production',
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          DATABASE_URL: databaseUrl,
-          REDIS_URL: testRedisUrl(),
-          PUBLIC_BASE_URL: url,
-          TRUST_PROXY: 'true',
-          PLATFORM_KEY: clusterPlatformKey,
-          METRICS_PORT: String(metricsPort),
-          WEBHOOK_ALLOW_INSECURE_URLS: 'true',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
       processes.push({
         name: `api${i}`,
         url: `http://127.0.0.1:${port}`,
         metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
-        child,
-        ...started(child),
+        ...launch(String(port), String(metricsPort)),
       });
     }
-    await Promise.all(processes.map((p) => readyOrExited(p.name, p.url, p, 90_000)));
+    await Promise.all(processes.map((p) => readyOrExited(p.name, p.url, p, 180_000)));
     timings.processesReadyMs = Date.now() - began - timings.buildMs;
     const child = spawn(haproxy, ['-db', '-f', haproxyConfig], {
       env: {
@@ -158,6 +197,7 @@ export async function startCluster(size = 3): Promise<Cluster> {
         LISTEN: `127.0.0.1:${balancerPort}`,
         CHECK_INTERVAL: '250ms',
         HAPROXY_LOG_LEVEL: 'info',
+        ...(options.retries === undefined ? {} : { RETRIES: String(options.retries) }),
         ...Object.fromEntries(processes.map((p) => [p.name.toUpperCase(), p.url.replace('http://', '')])),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -176,7 +216,7 @@ export async function startCluster(size = 3): Promise<Cluster> {
       .split('\n')
       .filter((l) => l.includes('api_processes/') && !normal.test(l))
       .map((l) => l.slice(0, 200));
-  return { url, databaseUrl, processes, timings, balancerTrouble, close };
+  return { url, databaseUrl, processes, timings, balancerTrouble, restart, close };
 }
 
 /** One process's metric value (series name with its exact label text), read from its METRICS_PORT. */

@@ -12,15 +12,13 @@ export async function eventIn(
   phases: z.input<typeof phaseInputSchema>[] = [{ modality: 'broadcast' }],
   extra = {},
 ) {
-  const event = await gc.events.create({
-    body: { type: 'webinar', title: `In ${status}`, phases, ...extra },
-  });
+  const event = await gc.events.create({ type: 'webinar', title: `In ${status}`, phases, ...extra });
   if (status === 'draft') return event;
-  await gc.events.publish({ params: { id: event.id } });
+  await gc.events.publish(event.id);
   if (status === 'scheduled') return event;
-  await gc.events.start({ params: { id: event.id } });
+  await gc.events.start(event.id);
   if (status === 'live') return event;
-  await gc.events.end({ params: { id: event.id } });
+  await gc.events.end(event.id);
   return event;
 }
 

@@ -48,9 +48,9 @@ export function useServerWithGuestPartner(
 ): void {
   useServerWithWorkspace(async (started) => {
     const partner = await newPartner();
-    await started.gc.guestIntegrations.create({
-      params: { id: started.ws.workspaceId },
-      body: { issuer: partner.issuer, publicKeyPem: partner.publicKeyPem },
+    await started.gc.guestIntegrations.create(started.ws.workspaceId, {
+      issuer: partner.issuer,
+      publicKeyPem: partner.publicKeyPem,
     });
     await ready({ ...started, partner });
   });

@@ -1,14 +1,16 @@
-import { eventBudgetMs } from './budgets';
 import { randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { type EventRole, type LiveServerMessage, liveServerMessageSchema } from '@gathercast/contract';
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config';
+import { roleEpochOf } from '../../src/gateway/role-epochs';
 import type { GatewayClaims } from '../../src/lib/gateway-tokens';
 import type { LiveOptions } from '../../src/live/gateway';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
+import { eventBudgetMs } from './budgets';
 import { withDb } from './fixtures';
+import { liftedLimits } from './lifted-limits';
 import { freePort } from './ports';
 
 /**
@@ -32,6 +34,7 @@ export async function startReplica(
     DATABASE_URL: databaseUrl,
     LOG_LEVEL: 'warn',
     WEBHOOK_ALLOW_INSECURE_URLS: 'true',
+    ...liftedLimits,
     ...env,
   } as NodeJS.ProcessEnv);
   const sink = new Writable({ write: (_c, _e, cb) => cb() });
@@ -45,6 +48,8 @@ export async function tokenFor(
 ): Promise<string> {
   const userId = claims.userId === undefined ? randomUUID() : claims.userId;
   const anonymous = claims.anonymous ?? false;
+  // Minted now: as of the holder's latest role change (the gateway refuses a token from before one).
+  const roleEpoch = anonymous || userId === null ? undefined : await roleEpochOf(server.ctx.pool, userId);
   const full: GatewayClaims = {
     eventId,
     participantId: anonymous ? `anon:${randomUUID()}` : `user:${userId}`,
@@ -52,6 +57,7 @@ export async function tokenFor(
     name: anonymous ? null : 'Pat',
     anonymous,
     via: anonymous ? 'anonymous' : 'account',
+    ...(roleEpoch ? { roleEpoch } : {}),
     ...claims,
     storedRole: claims.storedRole ?? claims.role,
   };
@@ -203,15 +209,4 @@ export const recorded = (databaseUrl: string, eventId: string, type: string) =>
   });
 
 /** Polls `check` until it holds (cross-process effects arrive asynchronously). */
-export async function eventually<T>(
-  check: () => Promise<T>,
-  ok: (v: T) => boolean,
-  timeoutMs = eventBudgetMs,
-): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (ok(v) || Date.now() > until) return v;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+export { eventually } from './wait';

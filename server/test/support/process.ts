@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { liftedLimits } from './lifted-limits';
 import { freePort } from './ports';
 import { fastWebhookEnv } from './webhook-server';
 
@@ -16,6 +17,8 @@ export interface ServerProcess {
  * Runs the real server entry point as a child process: src/main.ts through tsx, or a built bundle
  * (`entry` ending in .js).
  */
+const immediateShutdown = { SHUTDOWN_DELAY_MS: '0', LIVE_DRAIN_MS: '0' };
+
 export function spawnServer(env: Record<string, string>, entry = serverEntry): ServerProcess {
   let out = '';
   const args = entry.endsWith('.js') ? [entry] : ['--import', 'tsx', entry];
@@ -23,7 +26,9 @@ export function spawnServer(env: Record<string, string>, entry = serverEntry): S
   // testRedisUrl()), so a CI that sets REDIS_URL still tests the PostgreSQL backend too.
   const { REDIS_URL: _runRedis, ...inherited } = process.env;
   const child = spawn(process.execPath, args, {
-    env: { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'info', ...env },
+    // A stopped child exits at once: the drain's balancer delay and live slices are production's
+    // (docs/deploy.md); a test of the drain passes its own SHUTDOWN_DELAY_MS and LIVE_DRAIN_MS.
+    env: { ...inherited, NODE_ENV: 'production', LOG_LEVEL: 'info', ...immediateShutdown, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout!.on('data', (d) => (out += d));
@@ -70,6 +75,7 @@ export class ChildServer {
       PUBLIC_BASE_URL: url,
       WEBHOOK_ALLOW_INSECURE_URLS: 'true',
       LOG_LEVEL: 'warn',
+      ...liftedLimits,
       ...env,
     });
     await server.restart();

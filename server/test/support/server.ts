@@ -4,6 +4,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
 import { createTestDatabase } from './database';
+import { liftedLimits } from './lifted-limits';
 import { freePort } from './ports';
 
 export interface TestServer {
@@ -41,6 +42,7 @@ export async function startTestServer(env: Record<string, string | undefined> = 
     LOG_LEVEL: 'info',
     WEBHOOK_ALLOW_INSECURE_URLS: 'true',
     PLATFORM_KEY: 'test-platform-key',
+    ...liftedLimits,
     ...env,
   } as NodeJS.ProcessEnv);
   const server = await startServer(config, createLogger(config.logLevel, sink));

@@ -15,6 +15,6 @@ export async function workspaceWithEndpointAt(
 ) {
   const ws = await createWorkspace(t.databaseUrl);
   const gc = t.client({ apiKey: ws.apiKey });
-  const ep = await gc.webhooks.create({ body: { url: rx.url(name), eventTypes } });
+  const ep = await gc.webhooks.create({ url: rx.url(name), eventTypes });
   return { ...ws, gc, ep };
 }

@@ -2,11 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { verifySync } from '@gathercast/webhook-verifier/node';
 import pg from 'pg';
 import { hashSecret, newSecret, secretPrefixes } from '../../src/lib/secrets';
+import type { WorkspaceFixture } from './fixtures';
 
-export interface WorkspaceFixture {
-  workspaceId: string;
-  apiKey: string;
-}
+/** What the webhook tests need of a workspace: its id and an API key. */
+export type WorkspaceWithKey = Pick<WorkspaceFixture, 'workspaceId' | 'apiKey'>;
 
 /**
  * A workspace and an API key inserted straight into the database (until the identity routes can
@@ -15,7 +14,7 @@ export interface WorkspaceFixture {
 export async function createWorkspaceWithKey(
   databaseUrl: string,
   name = 'Webhooks test',
-): Promise<WorkspaceFixture> {
+): Promise<WorkspaceWithKey> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -13,6 +13,13 @@ import { Migration20261122082000Content } from './Migration20261122082000Content
 import { Migration20261122083000LivePlane } from './Migration20261122083000LivePlane';
 import { Migration20261124200000LiveHistory } from './Migration20261124200000LiveHistory';
 import { Migration20261124201000WebhookFairness } from './Migration20261124201000WebhookFairness';
+import { Migration20261128010000LiveRoleChanges } from './Migration20261128010000LiveRoleChanges';
+import { Migration20261128060000ApiKeyScopes } from './Migration20261128060000ApiKeyScopes';
+import { Migration20261128061000EventLog } from './Migration20261128061000EventLog';
+import { Migration20261128070000LiveLastLine } from './Migration20261128070000LiveLastLine';
+import { Migration20261128050000Registrants } from './Migration20261128050000Registrants';
+import { Migration20261128040000LiveControl } from './Migration20261128040000LiveControl';
+import { Migration20261128030000AudienceRecords } from './Migration20261128030000AudienceRecords';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
@@ -33,4 +40,11 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122083000LivePlane', class: Migration20261122083000LivePlane },
   { name: 'Migration20261124200000LiveHistory', class: Migration20261124200000LiveHistory },
   { name: 'Migration20261124201000WebhookFairness', class: Migration20261124201000WebhookFairness },
+  { name: 'Migration20261128010000LiveRoleChanges', class: Migration20261128010000LiveRoleChanges },
+  { name: 'Migration20261128030000AudienceRecords', class: Migration20261128030000AudienceRecords },
+  { name: 'Migration20261128040000LiveControl', class: Migration20261128040000LiveControl },
+  { name: 'Migration20261128050000Registrants', class: Migration20261128050000Registrants },
+  { name: 'Migration20261128060000ApiKeyScopes', class: Migration20261128060000ApiKeyScopes },
+  { name: 'Migration20261128061000EventLog', class: Migration20261128061000EventLog },
+  { name: 'Migration20261128070000LiveLastLine', class: Migration20261128070000LiveLastLine },
 ];

@@ -1,37 +1,37 @@
 import { createServer, type Server, type ServerOptions } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from 'pino';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppContext } from './lib/context';
-import { ForegroundLoad } from './lib/foreground';
+import type { Logger } from 'pino';
+import { entities } from './app/entities';
+import { buildRouter } from './app/routes';
+import { attendanceJobs } from './attendance/jobs';
 import type { Config } from './config';
 import { CredentialChanges } from './db/credential-changes';
 import { type EmbeddedDatabase, startEmbeddedPostgres } from './db/embedded';
-import { entities } from './app/entities';
-import { buildRouter } from './app/routes';
 import { migrate, openOrm } from './db/orm';
 import { createPool, warmUp } from './db/pool';
 import { retentionCrontab, retentionJob, retentionTask, retentionWindows } from './db/retention';
 import { createMailer } from './email/create-mailer';
 import { EmailQueue, emailTask } from './email/queue';
-import { GatewayTokens } from './lib/gateway-tokens';
 import { type AppOptions, createApp } from './http/app';
 import { answerClientErrors } from './http/client-errors';
 import { limitConnectionsPerAddress } from './http/connection-limits';
-import { ShutdownState } from './http/shutdown-state';
 import { databaseCheck } from './http/health';
 import { startMetricsListener } from './http/metrics';
-import { buildInfo } from './lib/build-info';
-import { startTracing } from './lib/tracing';
-import { pgPoolStats, setBuildInfo, trackPool } from './lib/metrics';
-import { CredentialCache } from './lib/credential-cache';
-import { createRateLimitStore } from './lib/rate-limits';
+import { ShutdownState } from './http/shutdown-state';
 import { AbuseLimits } from './lib/abuse-limits';
+import { buildInfo } from './lib/build-info';
+import type { AppContext } from './lib/context';
+import { CredentialCache } from './lib/credential-cache';
 import { DomainEventBus } from './lib/domain-events';
+import { ForegroundLoad } from './lib/foreground';
+import { GatewayTokens } from './lib/gateway-tokens';
+import { pgPoolStats, setBuildInfo, trackPool } from './lib/metrics';
+import { createRateLimitStore } from './lib/rate-limits';
+import { startTracing } from './lib/tracing';
 import { LiveGateway, type LiveOptions } from './live/gateway';
-import { startWebhooks, type Webhooks } from './webhooks';
 import { registrantJobs } from './registrations/jobs';
-import { attendanceJobs } from './attendance/jobs';
+import { startWebhooks, type Webhooks } from './webhooks';
 
 /**
  * Connections the kernel queues before they are accepted (it caps this at net.core.somaxconn). Node's
@@ -152,6 +152,11 @@ export async function startServer(
   const scheduledJobs = [registrantJobs(ctx), attendanceJobs(ctx)];
   for (const job of scheduledJobs) job.start();
 
+  // Before the API listener: a metrics port that cannot be bound fails the start before any traffic
+  // (or a balancer's readiness check) reaches the process, not after.
+  const metricsListener = config.metrics
+    ? await startMetricsListener(config.metrics.port, config.metrics.host)
+    : undefined;
   const server: Server = await new Promise((resolve, reject) => {
     const s = createServer(httpServerOptions(config.http), app);
     limitConnectionsPerAddress(s, config.http, config.errorsBaseUrl, logger);
@@ -166,9 +171,6 @@ export async function startServer(
   });
   server.keepAliveTimeout = 65_000;
   live.attach(server);
-  const metricsListener = config.metrics
-    ? await startMetricsListener(config.metrics.port, config.metrics.host)
-    : undefined;
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   logger.info(
@@ -188,7 +190,10 @@ export async function startServer(
     (closing ??= (async () => {
       shutdown.leavingRotation = true;
       if (plan.delayMs) {
-        logger.info({ delayMs: plan.delayMs }, 'shutting down: out of rotation, serving while balancers notice');
+        logger.info(
+          { delayMs: plan.delayMs },
+          'shutting down: out of rotation, serving while balancers notice',
+        );
         await new Promise((r) => setTimeout(r, plan.delayMs));
       }
       logger.info('shutting down: draining in-flight requests, moving live sockets');
@@ -229,8 +234,7 @@ function drainRequests(server: Server): Promise<void> {
 
 /** The ORM's (knex/tarn) pool counts, for gathercast_db_pool_connections{pool="orm"}. */
 function ormPoolStats(orm: MikroORM) {
-  const knexPool = () =>
-    (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
+  const knexPool = () => (orm.em.getConnection().getKnex().client as { pool?: TarnPool }).pool;
   return () => {
     const p = knexPool();
     if (!p) return { total: 0, idle: 0, waiting: 0 };

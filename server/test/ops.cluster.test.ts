@@ -7,7 +7,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { eventBudgetMs, waitUntil } from './support/budgets';
-import { type ApiProcess, type Cluster, metricOf, startCluster } from './support/cluster';
+import { type ApiProcess, type Cluster, metricOf, metricsText, startCluster } from './support/cluster';
 import { createWorkspace, type WorkspaceFixture } from './support/fixtures';
 import { Receiver } from './support/receiver';
 
@@ -83,7 +83,7 @@ const socketsOn = (p: ApiProcess) => metricOf(p, 'gathercast_live_sockets');
 
 /** API requests (not the balancer's /readyz checks) a process answered, from its own metrics. */
 async function apiRequestsOn(p: ApiProcess): Promise<number> {
-  const text = await (await fetch(p.metricsUrl)).text();
+  const text = await metricsText(p);
   return text
     .split('\n')
     .filter(

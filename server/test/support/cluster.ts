@@ -6,12 +6,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { aptInstall } from './commands';
 import { createTestDatabase } from './database';
+import { liftedLimits } from './lifted-limits';
 import { startPgbouncer } from './pgbouncer';
 import { freePort } from './ports';
 import { waitForReady } from './process';
-import { liftedLimits } from './lifted-limits';
-import { fastWebhookEnv } from './webhook-server';
 import { testRedisUrl } from './redis';
+import { fastWebhookEnv } from './webhook-server';
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -85,9 +85,13 @@ export async function ensureHaproxy(): Promise<string> {
 export async function buildImageLayout(): Promise<string> {
   // Inside server/dist (ignored) so the bundle resolves its dependencies from server/node_modules.
   const root = path.join(serverDir, 'dist', `cluster-${randomBytes(4).toString('hex')}`);
-  await run(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--out-dir', path.join(root, 'dist')], {
-    cwd: serverDir,
-  }).catch((err: { stdout?: string; stderr?: string }) => {
+  await run(
+    process.execPath,
+    [require.resolve('tsup/dist/cli-default.js'), '--out-dir', path.join(root, 'dist')],
+    {
+      cwd: serverDir,
+    },
+  ).catch((err: { stdout?: string; stderr?: string }) => {
     throw new Error(`tsup failed:\n${err.stdout}\n${err.stderr}`);
   });
   return root;
@@ -102,7 +106,12 @@ function started(child: ChildProcess) {
 }
 
 /** Waits for `url`/readyz to answer 200; fails with the process's output if it exits first. */
-async function readyOrExited(name: string, url: string, proc: { exited: Promise<unknown>; output(): string }, ms: number) {
+async function readyOrExited(
+  name: string,
+  url: string,
+  proc: { exited: Promise<unknown>; output(): string },
+  ms: number,
+) {
   let ready = false;
   const exited = proc.exited.then((code) => {
     if (!ready) throw new Error(`exited (${code}) before it was ready`);
@@ -127,7 +136,11 @@ async function stop(child: ChildProcess, exited: Promise<unknown>): Promise<void
  */
 export async function startCluster(size = 3, options: ClusterOptions = {}): Promise<Cluster> {
   const began = Date.now();
-  const [haproxy, layout, databaseUrl] = await Promise.all([ensureHaproxy(), buildImageLayout(), createTestDatabase()]);
+  const [haproxy, layout, databaseUrl] = await Promise.all([
+    ensureHaproxy(),
+    buildImageLayout(),
+    createTestDatabase(),
+  ]);
   const timings = { buildMs: Date.now() - began, processesReadyMs: 0, balancerReadyMs: 0 };
   const pooler = options.pgbouncer ? await startPgbouncer(databaseUrl) : undefined;
   const balancerPort = await freePort();
@@ -219,9 +232,32 @@ export async function startCluster(size = 3, options: ClusterOptions = {}): Prom
   return { url, databaseUrl, processes, timings, balancerTrouble, restart, close };
 }
 
+/**
+ * One process's metrics text from its METRICS_PORT. A refused or cut connection is tried again for a
+ * moment (a loaded machine), then reported with its cause and the process's last output: "fetch failed"
+ * alone says nothing about which process or why.
+ */
+export async function metricsText(p: ApiProcess): Promise<string> {
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      return await (await fetch(p.metricsUrl)).text();
+    } catch (err) {
+      lastError = err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  const cause = (lastError as { cause?: { code?: string; message?: string } }).cause;
+  throw new Error(
+    `${p.name}'s metrics at ${p.metricsUrl} unreachable (${cause?.code ?? cause?.message ?? String(lastError)}); ` +
+      `process ${p.child.exitCode === null ? 'running' : `exited ${p.child.exitCode}`}, last output:\n` +
+      p.output().slice(-2000),
+  );
+}
+
 /** One process's metric value (series name with its exact label text), read from its METRICS_PORT. */
 export async function metricOf(p: ApiProcess, series: string): Promise<number> {
-  const text = await (await fetch(p.metricsUrl)).text();
+  const text = await metricsText(p);
   const line = text.split('\n').find((l) => l.startsWith(`${series} `));
   return line === undefined ? 0 : Number(line.slice(series.length + 1));
 }

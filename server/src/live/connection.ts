@@ -76,6 +76,10 @@ export class LiveConnection {
   lostAbruptly = false;
   /** Closed by a draining process (1012): the client resumes on another process, still present. */
   movedAway = false;
+  /** When the socket was accepted: its participant.joined's time if it is the first anywhere (not a lobby waiter's). */
+  readonly openedAt = new Date();
+  /** When it closed: its participant.left's time, if it was the last (however long a resume hold took). */
+  closedAt: Date | undefined;
   /** Where the upgrade came from (a ban may cover it). */
   clientAddress: string | undefined;
   /** The last event-stream seq this socket was sent (or started after): older ones are never sent again. */

@@ -20,8 +20,10 @@ const webhookOf = (
   eventId: string,
   info: PresenceInfo,
   id?: string,
+  at?: Date,
 ): DomainEventInput => ({
   ...(id ? { id } : {}),
+  ...(at ? { occurredAt: at } : {}),
   type,
   workspaceId,
   eventId,
@@ -46,6 +48,8 @@ interface Joining {
   workspaceId: string;
   eventId: string;
   info: PresenceInfo;
+  /** When the socket opened (the fact's time, not the group's commit: a storm's groups queue). */
+  at: Date;
 }
 
 type GroupJoin = Joining & PresenceJoin;
@@ -129,18 +133,22 @@ export class LivePresence {
     return this.store.counts(eventId);
   }
 
-  join(workspaceId: string, eventId: string, info: PresenceInfo): Promise<void> {
+  /**
+   * `at` and `leave`'s `at` are the socket's open and close times: the facts attendance is computed
+   * from say when a person came and went, not when a busy process got to writing it down.
+   */
+  join(workspaceId: string, eventId: string, info: PresenceInfo, at = new Date()): Promise<void> {
     return this.#serial(`${eventId}/${info.participantId}`, async () => {
-      if (await this.#joins.submit({ workspaceId, eventId, info }))
+      if (await this.#joins.submit({ workspaceId, eventId, info, at }))
         await this.#tellRoom('participant.joined', eventId, info);
     });
   }
 
-  leave(workspaceId: string, eventId: string, participantId: string): Promise<void> {
+  leave(workspaceId: string, eventId: string, participantId: string, at = new Date()): Promise<void> {
     return this.#serial(`${eventId}/${participantId}`, async () => {
       const info = await this.store.leave(eventId, participantId);
       if (!info) return;
-      await this.#outbox.submit(webhookOf('participant.left', workspaceId, eventId, info));
+      await this.#outbox.submit(webhookOf('participant.left', workspaceId, eventId, info, undefined, at));
       await this.#tellRoom('participant.left', eventId, info);
     });
   }
@@ -170,7 +178,7 @@ export class LivePresence {
           tx,
           joins
             .filter((j) => first.has(j))
-            .map((j) => webhookOf('participant.joined', j.workspaceId, j.eventId, j.info, j.webhookId)),
+            .map((j) => webhookOf('participant.joined', j.workspaceId, j.eventId, j.info, j.webhookId, j.at)),
         );
       });
     } catch (err) {
@@ -241,7 +249,13 @@ export class LivePresence {
     await Promise.all([
       ...unannounced.map((g) =>
         this.#outbox.submit(
-          webhookOf('participant.joined', workspaceOf.get(g.eventId)!, g.eventId, g.info, g.unsettledWebhookId),
+          webhookOf(
+            'participant.joined',
+            workspaceOf.get(g.eventId)!,
+            g.eventId,
+            g.info,
+            g.unsettledWebhookId,
+          ),
         ),
       ),
       ...left.map((g) =>

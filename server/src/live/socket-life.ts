@@ -1,5 +1,5 @@
-import { liveCloseCodes } from '@gathercast/contract';
 import type { Duplex } from 'node:stream';
+import { liveCloseCodes } from '@gathercast/contract';
 import type { WebSocket } from 'ws';
 import { countLiveRefusal, liveSockets } from '../lib/metrics';
 import { traced } from '../lib/tracing';
@@ -108,6 +108,7 @@ export function openSocket(
   });
   ws.on('close', (code) => {
     conn.closed = true;
+    conn.closedAt = new Date();
     // No close frame (network loss, a killed peer, an unresponsive socket): the client may resume.
     conn.lostAbruptly = code === liveCloseCodes.lost;
     liveSockets.dec();
@@ -128,7 +129,7 @@ async function gone(host: SocketHost, room: LiveRoom, conn: LiveConnection): Pro
   const { ctx, presence } = host;
   const leave = () =>
     presence
-      .leave(conn.workspaceId, conn.eventId, conn.participantId)
+      .leave(conn.workspaceId, conn.eventId, conn.participantId, conn.closedAt)
       .catch((err: unknown) => ctx.logger.warn({ err }, 'live presence leave failed'));
   if (conn.joined && ((conn.lostAbruptly && !host.closing()) || conn.movedAway)) {
     // Held in the room the socket was in (kept while it holds leaves, even without sockets). A resume
@@ -138,11 +139,13 @@ async function gone(host: SocketHost, room: LiveRoom, conn: LiveConnection): Pro
       host.fanout.release(conn.eventId);
       return leave();
     };
-    host.rooms.open(room.eventId).held.hold(conn.participantId, leaveAndRelease, ctx.config.liveHistory.windowMs);
+    host.rooms
+      .open(room.eventId)
+      .held.hold(conn.participantId, leaveAndRelease, ctx.config.liveHistory.windowMs);
     return;
   }
   try {
-    if (conn.joined) await presence.leave(conn.workspaceId, conn.eventId, conn.participantId);
+    if (conn.joined) await presence.leave(conn.workspaceId, conn.eventId, conn.participantId, conn.closedAt);
     else if (
       conn.lobby &&
       !host.rooms.local(conn.eventId).some((c) => c.participantId === conn.participantId)

@@ -136,7 +136,7 @@ export async function welcomeConnection(
   liveJoins.inc();
   if (backlog) {
     // A resume within the window finds the participant still present (its leave is held): no joined.
-    await joinPresence(gw, conn, event);
+    await joinPresence(gw, conn, event, conn.openedAt);
     // Present here now: the dropped socket's held leave (on whichever process) can run without a left.
     await gw.resumes.resumed(event.id, conn.participantId);
     // Exactly what it missed, in order; live messages queued meanwhile with a seq already sent are skipped.
@@ -149,7 +149,8 @@ export async function welcomeConnection(
   }
   // Written while the snapshot and counts go out, as early as before: a phase that starts a moment
   // after the welcome finds the participant present on every process.
-  const joining = joinPresence(gw, conn, event);
+  // In the event since the socket opened, or, for a lobby waiter, since the host let it in.
+  const joining = joinPresence(gw, conn, event, admitted ? new Date() : conn.openedAt);
   joining.catch(() => {}); // awaited below; a snapshot failure first must not leave it unhandled
   if (resume && !admitted)
     conn.sendNow({
@@ -177,9 +178,14 @@ export async function welcomeConnection(
  * The socket counts in presence; a join that failed (its group's transaction did not commit) does
  * not, so the socket's close later does not take away a connection it never added.
  */
-async function joinPresence(gw: WelcomeDeps, conn: LiveConnection, event: LiveEvent): Promise<void> {
+async function joinPresence(
+  gw: WelcomeDeps,
+  conn: LiveConnection,
+  event: LiveEvent,
+  at: Date,
+): Promise<void> {
   try {
-    await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo());
+    await gw.presence.join(conn.workspaceId, event.id, conn.presenceInfo(), at);
   } catch (err) {
     conn.joined = false;
     throw err;

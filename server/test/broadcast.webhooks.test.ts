@@ -1,5 +1,5 @@
 import { eventBudgetMs } from './support/budgets';
-import type { GathercastClient } from '@gathercast/sdk';
+import type { GathercastClient, WebhookEventType } from '@gathercast/sdk';
 import { describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
 import { withDb } from './support/fixtures';
@@ -26,7 +26,7 @@ useWebhookTestServer((started) => {
 
 let n = 0;
 /** A fresh workspace, its SDK client and one endpoint (all types unless filtered) at a unique path. */
-async function workspaceWithEndpoint(eventTypes?: ('broadcast.live' | 'broadcast.paused')[]) {
+async function workspaceWithEndpoint(eventTypes?: WebhookEventType[]) {
   const name = `broadcast-${++n}`;
   const { ep, ...rest } = await workspaceWithEndpointAt(t, rx, name, eventTypes);
   return { ...rest, name, secret: ep.secret };
@@ -166,7 +166,14 @@ describe('broadcast webhooks', () => {
   });
 
   it('ending the broadcast phase sends no broadcast webhook: the lifecycle events say it', async () => {
-    const { gc, name, secret } = await workspaceWithEndpoint();
+    // The lifecycle types by name: an endpoint for every type also gets event.attendance_ready, whenever
+    // the report is built after the end.
+    const { gc, name, secret } = await workspaceWithEndpoint([
+      ...onlyBroadcasts,
+      'event.published',
+      'event.started',
+      'event.ended',
+    ]);
     const event = await liveBroadcast(gc, ['broadcast', 'meeting']);
     await gc.broadcast.start(event.id);
     await gc.events.advance(event.id, {});

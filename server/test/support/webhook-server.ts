@@ -53,6 +53,8 @@ export function useWebhookTestServer(
 ): void {
   let t: TestServer | undefined;
   let rx: Receiver | undefined;
+  // The process environment as it was: the next test file in this worker must not inherit the knobs.
+  const saved = { ...process.env };
   beforeAll(async () => {
     applyFastWebhookEnv();
     Object.assign(process.env, options.webhookEnv);
@@ -63,5 +65,6 @@ export function useWebhookTestServer(
   afterAll(async () => {
     await t?.close();
     await rx?.close();
+    process.env = saved;
   });
 }

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import type { RunningServer } from '../src/server';
 import { eventIn, rejection } from './support/events';
 import { liveBackends, useTwoProcesses } from './support/hooks';
-import { eventually, LiveClient, recorded, tokenFor } from './support/live';
+import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
 
 /**
  * The live room run from a backend (REST on one process) and by hosts (the gateway), with the
@@ -143,6 +143,25 @@ describe.each(liveBackends)('running the live room across two processes (%s)', (
     await viewer.close();
     await gc.live.participants.ban(event.id, id, { reason: 'Spam', clientAddress: true });
     // Another anonymous token from the address the viewer had: refused on both processes.
+    const again = await tokenFor(a, event.id, { role: 'viewer', anonymous: true });
+    for (const server of [a, b])
+      expect(
+        await eventually(
+          () => upgradeStatus(server, again),
+          (s) => s === 403,
+        ),
+      ).toBe(403);
+  });
+
+  it('bans the address a viewer last connected from when the process that served them is gone', async () => {
+    const event = await liveRoom();
+    const gone = await startReplica(databaseUrl, env);
+    const viewer = await viewerOn(gone, event.id);
+    const id = idOf(viewer);
+    await viewer.close();
+    // The process stops (as a restart would): nothing of the viewer is left in any process's memory.
+    await gone.close();
+    await gc.live.participants.ban(event.id, id, { reason: 'Spam', clientAddress: true });
     const again = await tokenFor(a, event.id, { role: 'viewer', anonymous: true });
     for (const server of [a, b])
       expect(

@@ -24,7 +24,7 @@ async function rowsAged(
   db: pg.Client,
   age: number,
   mark: string,
-  endpoint: { id: string; workspaceId: string },
+  endpoint: { id: string; workspaceId: string; eventId: string },
 ) {
   const at = `now() - make_interval(secs => ${age})`;
   const ws = endpoint.workspaceId;
@@ -58,6 +58,11 @@ async function rowsAged(
     randomUUID(),
     mark,
   ]);
+  await db.query(
+    `insert into live_client_address (workspace_id, event_id, participant_id, client_address, seen_at)
+     values ($1, $2, $3, '203.0.113.7', ${at})`,
+    [ws, endpoint.eventId, mark],
+  );
   // An email that failed all its attempts, and one still being retried (never purged, however old);
   // both due tomorrow, so this test's worker leaves them alone.
   for (const attempts of ['max_attempts', '3']) {
@@ -98,6 +103,9 @@ async function remaining(db: pg.Client, mark: string, accountId: string) {
     idp_login: await count('select count(*) from idp_login where state_hash = $1', [mark]),
     live_history: await count('select count(*) from live_history where payload = $1', [mark]),
     live_message: await count('select count(*) from live_message where payload = $1', [mark]),
+    live_client_address: await count('select count(*) from live_client_address where participant_id = $1', [
+      mark,
+    ]),
     rate_limit: await count('select count(*) from rate_limit where key = $1', [mark]),
     failed_email: await count(
       "select count(*) from graphile_worker._private_jobs where payload->>'mark' = $1 and attempts >= max_attempts",
@@ -139,10 +147,10 @@ describe('retention', () => {
     const fresh = await signUp(t, 'fresh');
     const ws = await createWorkspace(t.databaseUrl);
     // An endpoint that never receives: the test's deliveries are written directly, aged, and never attempted.
-    const ep = await t
-      .client({ apiKey: ws.apiKey })
-      .webhooks.create({ url: 'http://127.0.0.1:9/never', eventTypes: ['event.published'] });
-    const endpoint = { id: ep.id, workspaceId: ws.workspaceId };
+    const gc = t.client({ apiKey: ws.apiKey });
+    const ep = await gc.webhooks.create({ url: 'http://127.0.0.1:9/never', eventTypes: ['event.published'] });
+    const event = await gc.events.create({ type: 'webinar', title: 'Retention' });
+    const endpoint = { id: ep.id, workspaceId: ws.workspaceId, eventId: event.id };
     const oldMark = `old-${randomUUID()}`;
     const freshMark = `fresh-${randomUUID()}`;
     await withDb(t.databaseUrl, async (db) => {

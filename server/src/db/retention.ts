@@ -43,6 +43,9 @@ export const retentionRules: RetentionRule[] = [
   // The live gateway trims its own history to the resume window; this catches what a dead process left.
   { table: 'live_history', windowSeconds: days(1), expired: olderThan('created_at') },
   { table: 'live_message', windowSeconds: hours(1), expired: olderThan('created_at') },
+  // Client addresses (personal data) are kept for address bans during an event: two days after the
+  // participant's last connection (a ban then covers what they connect from again, not this).
+  { table: 'live_client_address', windowSeconds: days(2), expired: olderThan('seen_at') },
   // Emails that failed every attempt (graphile-worker keeps such jobs forever, with their links): kept a
   // week so an operator can read why (`last_error`), then purged. Queued and retrying emails are never purged.
   {

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 
 /**
- * The live plane's tables (migrations LivePlane, LiveHistory, AudienceRecords, LiveControl). The
+ * The live plane's tables (migrations LivePlane, LiveHistory, AudienceRecords, LiveControl, LiveLastLine, LiveClientAddress). The
  * gateway's hot paths read and write them with SQL (advisory locks, upserts, counts, trims); the
  * entities are the schema's truth, which test/orm.schema.test.ts holds against the migrations.
  */
@@ -249,6 +249,21 @@ export const LiveLastLine = defineEntity({
 });
 export type LiveLastLine = InferEntity<typeof LiveLastLine>;
 
+/** Where each participant of an event last connected from (control/client-addresses.ts). */
+export const LiveClientAddress = defineEntity({
+  name: 'LiveClientAddress',
+  tableName: 'live_client_address',
+  indexes: [{ name: 'live_client_address_seen_idx', properties: ['seenAt'] }],
+  properties: (p) => ({
+    eventId: p.uuid().primary(),
+    participantId: p.text().primary(),
+    workspaceId: p.uuid(),
+    clientAddress: p.text(),
+    seenAt: p.datetime().defaultRaw('now()'),
+  }),
+});
+export type LiveClientAddress = InferEntity<typeof LiveClientAddress>;
+
 export const liveEntities = [
   LivePresence,
   LiveMessage,
@@ -266,4 +281,5 @@ export const liveEntities = [
   LiveDeletion,
   LiveRoom,
   LiveLastLine,
+  LiveClientAddress,
 ];

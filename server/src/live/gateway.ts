@@ -6,7 +6,7 @@ import { LiveAudience } from './audience-counts';
 import { liveBackends } from './backends/start';
 import type { LiveConnection } from './connection';
 import { scrubBacklog } from './control/chat-deletion';
-import { RecentAddresses } from './control/recent-addresses';
+import { ClientAddresses } from './control/client-addresses';
 import type { SlowModeStore } from './control/slow-mode';
 import { ChatLog } from './crowd/chat-log';
 import { LiveCrowd } from './crowd/crowd';
@@ -70,7 +70,7 @@ export class LiveGateway implements LiveDeps {
   readonly resumes: LiveResumes;
   readonly roleChanges: RoleChanges;
   readonly #caps: SocketCaps;
-  readonly addresses = new RecentAddresses();
+  readonly addresses: ClientAddresses;
   /** Leaves of closed sockets under way (shutdown waits for them). */
   readonly leaving = new Set<Promise<void>>();
   #timers: NodeJS.Timeout[] = [];
@@ -86,6 +86,7 @@ export class LiveGateway implements LiveDeps {
     crowd: CrowdOptions,
   ) {
     this.presence = new LivePresence(ctx, store, fanout, timing);
+    this.addresses = new ClientAddresses(ctx.pool, ctx.logger);
     this.audience = new LiveAudience(
       {
         counts: (eventId) => this.presence.counts(eventId),
@@ -233,6 +234,7 @@ export class LiveGateway implements LiveDeps {
     await this.phaseChanges.stop();
     await this.roleChanges.stop();
     await this.presence.stop();
+    await this.addresses.flush();
     await this.slowMode.close();
     await this.fanout.stop();
     this.#wss.close();

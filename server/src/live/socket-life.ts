@@ -4,7 +4,7 @@ import type { WebSocket } from 'ws';
 import { countLiveRefusal, liveSockets } from '../lib/metrics';
 import { traced } from '../lib/tracing';
 import { LiveConnection } from './connection';
-import type { RecentAddresses } from './control/recent-addresses';
+import type { ClientAddresses } from './control/client-addresses';
 import { dispatch } from './dispatch';
 import { loadLiveEvent, roleIn } from './event-state';
 import { answerPings } from './keep-alive';
@@ -28,7 +28,7 @@ export interface SocketHost extends WelcomeDeps {
   /** Leaves under way (shutdown waits for them). */
   leaving: Set<Promise<void>>;
   /** Where participants last connected from (an address ban covers it after they left). */
-  addresses: Pick<RecentAddresses, 'remember'>;
+  addresses: Pick<ClientAddresses, 'remember'>;
 }
 
 /**
@@ -45,7 +45,13 @@ export function openSocket(
   const { ctx } = host;
   const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole), socket);
   conn.clientAddress = address;
-  host.addresses.remember(event.id, conn.participantId, address);
+  if (address)
+    host.addresses.remember({
+      workspaceId: event.workspaceId,
+      eventId: event.id,
+      participantId: conn.participantId,
+      address,
+    });
   ws.once('close', release);
   ws.on('pong', () => {
     conn.alive = true;

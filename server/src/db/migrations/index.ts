@@ -14,12 +14,13 @@ import { Migration20261122083000LivePlane } from './Migration20261122083000LiveP
 import { Migration20261124200000LiveHistory } from './Migration20261124200000LiveHistory';
 import { Migration20261124201000WebhookFairness } from './Migration20261124201000WebhookFairness';
 import { Migration20261128010000LiveRoleChanges } from './Migration20261128010000LiveRoleChanges';
+import { Migration20261128030000AudienceRecords } from './Migration20261128030000AudienceRecords';
+import { Migration20261128040000LiveControl } from './Migration20261128040000LiveControl';
+import { Migration20261128050000Registrants } from './Migration20261128050000Registrants';
 import { Migration20261128060000ApiKeyScopes } from './Migration20261128060000ApiKeyScopes';
 import { Migration20261128061000EventLog } from './Migration20261128061000EventLog';
 import { Migration20261128070000LiveLastLine } from './Migration20261128070000LiveLastLine';
-import { Migration20261128050000Registrants } from './Migration20261128050000Registrants';
-import { Migration20261128040000LiveControl } from './Migration20261128040000LiveControl';
-import { Migration20261128030000AudienceRecords } from './Migration20261128030000AudienceRecords';
+import { Migration20261128090000LiveClientAddress } from './Migration20261128090000LiveClientAddress';
 
 /** Listed explicitly (not discovered from disk) so the bundled server carries them. Append in order. */
 export const migrationsList: MigrationObject[] = [
@@ -47,4 +48,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261128060000ApiKeyScopes', class: Migration20261128060000ApiKeyScopes },
   { name: 'Migration20261128061000EventLog', class: Migration20261128061000EventLog },
   { name: 'Migration20261128070000LiveLastLine', class: Migration20261128070000LiveLastLine },
+  { name: 'Migration20261128090000LiveClientAddress', class: Migration20261128090000LiveClientAddress },
 ];

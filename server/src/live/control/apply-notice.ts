@@ -2,8 +2,8 @@ import { liveCloseCodes } from '@gathercast/contract';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { LiveConnection } from '../connection';
+import type { ClientAddresses } from './client-addresses';
 import type { ControlNotice } from './notice';
-import type { RecentAddresses } from './recent-addresses';
 
 export interface ControlHost {
   ctx: { pool: pg.Pool; logger: Logger };
@@ -11,8 +11,8 @@ export interface ControlHost {
   local(eventId: string): LiveConnection[];
   /** Drops this process's cached state of the event (the next read is fresh). */
   forgetEvent(eventId: string): void;
-  /** Where participants last connected from here. */
-  addresses: Pick<RecentAddresses, 'of'>;
+  /** Where participants last connected from (written behind their sockets' openings). */
+  addresses: Pick<ClientAddresses, 'flush'>;
 }
 
 /** Applies a notice on this process (called for every envelope carrying one, on every process). */
@@ -25,19 +25,31 @@ export async function applyControlNotice(
   if (notice.kind !== 'remove') return;
   const sockets = host.local(eventId).filter((c) => c.participantId === notice.participantId);
   if (notice.recordAddress) {
-    const addresses = [...new Set(sockets.map((c) => c.clientAddress).filter((a) => a !== undefined))];
-    // One address per ban row: the first socket's (a participant on two networks is rare); without a
-    // socket here, the address they last connected from here.
-    const address = addresses[0] ?? host.addresses.of(eventId, notice.participantId);
-    if (address)
-      await host.ctx.pool
-        .query(
+    // One address per ban row: a socket's here (a participant on two networks is rare), fresher than the
+    // one recorded. Without a socket here: this process's recorded addresses are written first (a viewer
+    // who left a moment ago may still be in a group), then a ban still without one takes the table's.
+    const address = sockets.map((c) => c.clientAddress).find((a) => a !== undefined);
+    const recorded = async () => {
+      if (address)
+        return host.ctx.pool.query(
           `update live_sanction set client_address = $3
-            where event_id = $1 and participant_id = $2 and kind = 'ban' and with_address and client_address is null`,
+            where event_id = $1 and participant_id = $2 and kind = 'ban' and with_address`,
           [eventId, notice.participantId, address],
-        )
-        .then(() => host.forgetEvent(eventId))
-        .catch((err: unknown) => host.ctx.logger.warn({ err }, 'live ban address not recorded'));
+        );
+      await host.addresses.flush();
+      return host.ctx.pool.query(
+        `update live_sanction s set client_address = a.client_address
+           from live_client_address a
+          where s.event_id = $1 and s.participant_id = $2 and s.kind = 'ban' and s.with_address
+            and s.client_address is null and a.event_id = s.event_id and a.participant_id = s.participant_id`,
+        [eventId, notice.participantId],
+      );
+    };
+    await recorded()
+      .then((r) => {
+        if (r.rowCount) host.forgetEvent(eventId);
+      })
+      .catch((err: unknown) => host.ctx.logger.warn({ err }, 'live ban address not recorded'));
   }
   for (const conn of sockets) {
     conn.send({ type: 'removed', reason: notice.reason, banned: notice.banned });

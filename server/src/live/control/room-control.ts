@@ -53,12 +53,16 @@ async function sanction(
   withAddress = false,
 ): Promise<void> {
   await withTransaction(deps.pool, async (tx) => {
+    // With the address: the one the participant last connected from, whichever process served them
+    // (control/client-addresses.ts); a socket still open replaces it with its own (apply-notice.ts).
     await tx.query(
-      `insert into live_sanction (workspace_id, event_id, participant_id, kind, reason, with_address)
-       values ($1, $2, $3, $4, $5, $6)
+      `insert into live_sanction (workspace_id, event_id, participant_id, kind, reason, with_address, client_address)
+       values ($1, $2, $3, $4, $5, $6,
+               case when $6 then (select client_address from live_client_address
+                                   where event_id = $2 and participant_id = $3) end)
        on conflict (event_id, participant_id, kind)
-       do update set reason = excluded.reason, with_address = excluded.with_address, client_address = null,
-                     created_at = now()`,
+       do update set reason = excluded.reason, with_address = excluded.with_address,
+                     client_address = excluded.client_address, created_at = now()`,
       [acting.workspaceId, acting.eventId, participantId, kind, reason, withAddress],
     );
     await deps.bus.record(tx, {

@@ -45,13 +45,6 @@ export function openSocket(
   const { ctx } = host;
   const conn = new LiveConnection(ws, claims, event.workspaceId, roleIn(event, claims.storedRole), socket);
   conn.clientAddress = address;
-  if (address)
-    host.addresses.remember({
-      workspaceId: event.workspaceId,
-      eventId: event.id,
-      participantId: conn.participantId,
-      address,
-    });
   ws.once('close', release);
   ws.on('pong', () => {
     conn.alive = true;
@@ -115,6 +108,14 @@ export function openSocket(
   ws.on('close', (code) => {
     conn.closed = true;
     conn.closedAt = new Date();
+    // Recorded when the socket closes, off the join path: while it is open, a ban takes its address.
+    if (address)
+      host.addresses.remember({
+        workspaceId: event.workspaceId,
+        eventId: event.id,
+        participantId: conn.participantId,
+        address,
+      });
     // No close frame (network loss, a killed peer, an unresponsive socket): the client may resume.
     conn.lostAbruptly = code === liveCloseCodes.lost;
     liveSockets.dec();

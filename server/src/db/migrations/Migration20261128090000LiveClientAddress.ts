@@ -3,7 +3,7 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * The client address each participant of an event last connected from (live/control/client-addresses.ts):
  * what a ban with `clientAddress` covers when the participant is no longer connected, whichever process
- * served them. One row per participant, refreshed at each connection; purged by retention.
+ * served them. One row per participant, refreshed as each connection closes; purged by retention.
  */
 export class Migration20261128090000LiveClientAddress extends Migration {
   override async up(): Promise<void> {

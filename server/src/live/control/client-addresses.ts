@@ -2,7 +2,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { Batcher } from '../../lib/batcher';
 
-/** One socket's opening: who connected to which event, from where. */
+/** One socket's close: who was connected to which event, from where. */
 export interface SeenAddress {
   workspaceId: string;
   eventId: string;
@@ -19,9 +19,10 @@ const lingerMs = 100;
  * The client address each participant last connected from, per event, in table live_client_address: a
  * ban with `clientAddress` of a participant who is no longer connected covers the address they came
  * from (room-control.ts reads it in the ban's transaction), whichever process served them and whether
- * it has restarted since. Written behind the socket's opening, in groups: each process flushes its
- * writes when a ban reaches it and fills a ban still without an address from the table; a participant
- * connected at the ban has their socket's address written into the ban instead (apply-notice.ts).
+ * it has restarted since. Written when a socket closes (off the join path: while it is open, a ban
+ * takes the socket's own address), in groups; each process flushes its writes when a ban reaches it
+ * and fills a ban still without an address from the table (apply-notice.ts). A process that crashes
+ * writes nothing for the sockets it held.
  */
 export class ClientAddresses {
   readonly #writes: Batcher<SeenAddress, void>;

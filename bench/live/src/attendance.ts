@@ -2,8 +2,10 @@
 // rejoin twice, the event ends, and the attendance report over REST must match what the bench itself
 // recorded (the truth, its baseline): every viewer, their interval count, their minutes within 1 %.
 // Measured: how long after `end` the report is ready, and the server's CPU (/proc) while viewers
-// join and flap and while the report is produced.
-//   npx tsx src/attendance.ts [--viewers 2000] [--hold 60] [--gap 35]   (bench.sh raises the open-files limit)
+// join and flap and while the report is produced. With --kill, two server processes on one database
+// share the crowd and one of them is SIGKILLed mid-event: its viewers reconnect to the other, and their
+// time in the room must still be one stay (presence holds them across the move, as it does a blip).
+//   npx tsx src/attendance.ts [--viewers 2000] [--hold 60] [--gap 35] [--kill]   (bench.sh raises the open-files limit)
 import WebSocket from 'ws';
 import { mergeGaps, resumeGapMs } from '../../../server/src/attendance/intervals';
 import { cpuMeter, freshDatabase, load, sleep, startPostgres, startServer, stopAll } from './infra';
@@ -18,18 +20,25 @@ const holdSeconds = arg('hold', 60);
 const gapSeconds = arg('gap', 35);
 // The report's minutes are rounded to 0.01 min (0.6 s): below ~1 min of attendance that is over 1 %.
 const roundingMinutes = 0.006;
+const killOne = process.argv.includes('--kill');
+/** The server's presence heartbeat (and sweep) interval: defaultPresenceTiming. */
+const presenceHeartbeatMs = 10_000;
 
 interface Viewer {
   token: string;
+  /** The server it connects to (`ws://…`). */
+  base: string;
   participantId?: string;
   ws?: WebSocket;
   intervals: { joinedAt: number; leftAt?: number }[];
 }
 
-function join(wsBase: string, v: Viewer): Promise<void> {
+function join(v: Viewer): Promise<void> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`${wsBase}/v1/live?token=${v.token}`, { perMessageDeflate: false });
+    const ws = new WebSocket(`${v.base}/v1/live?token=${v.token}`, { perMessageDeflate: false });
     v.ws = ws;
+    // A killed server's sockets end with a reset: the close below is what counts.
+    ws.on('error', () => {});
     ws.once('message', (data) => {
       const m = JSON.parse(String(data)) as { type: string; identity?: { participantId: string } };
       if (m.type !== 'welcome') return reject(new Error(`first message ${m.type}`));
@@ -53,34 +62,72 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
   for (let i = 0; i < items.length; i += size) await Promise.all(items.slice(i, i + size).map(work));
 }
 
+/** SIGKILLs the process the viewers on `from` are connected to; they reconnect to `to`, as a client would. */
+async function failOver(crowd: Viewer[], victim: { kill(): Promise<unknown> }, from: string, to: string) {
+  const cut = crowd.filter((v) => v.base === from);
+  const closed = cut.map(
+    (v) =>
+      new Promise<void>((resolve) =>
+        v.ws!.once('close', () => {
+          v.intervals.at(-1)!.leftAt = Date.now();
+          resolve();
+        }),
+      ),
+  );
+  await victim.kill();
+  await Promise.all(closed);
+  for (const v of cut) v.base = to;
+  await inBatches(cut, 64, join);
+  return cut.length;
+}
+
 try {
   const { adminUrl, kind } = await startPostgres();
-  const server = await startServer('server', { DATABASE_URL: await freshDatabase(adminUrl) });
+  const databaseUrl = await freshDatabase(adminUrl);
+  const server = await startServer('A', { DATABASE_URL: databaseUrl });
+  // With --kill the report is read from the survivor.
+  const survivor = killOne ? await startServer('B', { DATABASE_URL: databaseUrl }) : server;
   const scene = await setUpScene(server.url, undefined);
-  const wsBase = server.url.replace('http', 'ws');
-  console.log(`attendance: ${viewers} viewers, ${kind}; load ${JSON.stringify(load())}`);
+  const bases = [...new Set([server, survivor])].map((s) => s.url.replace('http', 'ws'));
+  console.log(
+    `attendance: ${viewers} viewers on ${bases.length} process(es)${killOne ? ', one SIGKILLed mid-event' : ''}, ${kind}; load ${JSON.stringify(load())}`,
+  );
   const crowd: Viewer[] = [];
   for (let i = 0; i < viewers; i++)
-    crowd.push({ token: await anonymousToken(server.url, scene.eventId), intervals: [] });
+    crowd.push({
+      token: await anonymousToken(server.url, scene.eventId),
+      base: bases[i % bases.length]!,
+      intervals: [],
+    });
 
-  const joining = cpuMeter(server.pid);
-  await inBatches(crowd, 64, (v) => join(wsBase, v));
+  const joining = cpuMeter(survivor.pid);
+  await inBatches(crowd, 64, join);
   const flappers = crowd.filter((_, i) => i % 10 === 0);
+  let movedByKill = 0;
   // A blip (gone 1 s: merged into one interval, as presence does) and an absence (gone gapSeconds,
-  // past the 30 s merge window: a second interval).
+  // past the 30 s merge window: a second interval). With --kill, between the two, process A dies and
+  // its viewers move to B; the absence starts once A's connections are swept (a TTL and a sweep later):
+  // until then a crashed process's connections still count, so a viewer who left B meanwhile would
+  // be counted present until the sweep (docs/webinar.md says so).
   for (const awaySeconds of [1, gapSeconds]) {
     await sleep((holdSeconds * 1000) / 3);
+    if (killOne && awaySeconds === gapSeconds) {
+      movedByKill = await failOver(crowd, server, bases[0]!, bases[1]!);
+      // A's last renewal was up to one heartbeat (10 s) before the kill, its entries expire a TTL
+      // (30 s) after it, and B sweeps once a heartbeat: all of A's entries are gone 40 s after the kill.
+      await sleep(resumeGapMs + 2 * presenceHeartbeatMs + 2000);
+    }
     await inBatches(flappers, 64, leave);
     await sleep(awaySeconds * 1000);
-    await inBatches(flappers, 64, (v) => join(wsBase, v));
+    await inBatches(flappers, 64, join);
   }
   await sleep((holdSeconds * 1000) / 3);
   const live = joining();
   await inBatches(crowd, 64, leave);
 
   const api = (path: string, method = 'GET') =>
-    fetch(`${server.url}${path}`, { method, headers: { 'x-api-key': scene.apiKey } });
-  const reporting = cpuMeter(server.pid);
+    fetch(`${survivor.url}${path}`, { method, headers: { 'x-api-key': scene.apiKey } });
+  const reporting = cpuMeter(survivor.pid);
   const endedAt = performance.now();
   const ended = await api(`/v1/events/${scene.eventId}/end`, 'POST');
   if (!ended.ok) throw new Error(`end answered ${ended.status}: ${await ended.text()}`);
@@ -136,6 +183,7 @@ try {
   const figures = {
     viewers,
     flappers: flappers.length,
+    movedByKill,
     uniqueAttendees: summary.uniqueAttendees,
     peakConcurrent: summary.peakConcurrent,
     attendeesListed: attendees.size,
@@ -146,7 +194,7 @@ try {
     worstMinutesError: `${(worst * 100).toFixed(2)} % (${worstCase})`,
     reportReadyAfterEndMs: Math.round(readyMs),
     csvExportMs: Math.round(csvMs),
-    serverCpuWhileLive: `${live.server.toFixed(0)} % of a core (${live.serverSeconds.toFixed(1)} s), database ${live.databaseSeconds.toFixed(1)} s`,
+    serverCpuWhileLive: `${killOne ? 'B: ' : ''}${live.server.toFixed(0)} % of a core (${live.serverSeconds.toFixed(1)} s), database ${live.databaseSeconds.toFixed(1)} s`,
     serverCpuProducingReport: `${report.serverSeconds.toFixed(2)} s, database ${report.databaseSeconds.toFixed(2)} s`,
     loadAverageAtEnd: load(),
   };

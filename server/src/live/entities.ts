@@ -1,8 +1,8 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 
 /**
- * The live plane's tables (migrations LivePlane, LiveHistory, AudienceRecords, LiveControl, LiveLastLine, LiveClientAddress). The
- * gateway's hot paths read and write them with SQL (advisory locks, upserts, counts, trims); the
+ * The live plane's tables (migrations LivePlane, LiveHistory, AudienceRecords, LiveControl, LiveLastLine,
+ * LiveClientAddress). The gateway's hot paths read and write them with SQL (advisory locks, upserts, counts, trims); the
  * entities are the schema's truth, which test/orm.schema.test.ts holds against the migrations.
  */
 export const LivePresence = defineEntity({

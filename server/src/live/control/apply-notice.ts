@@ -11,7 +11,7 @@ export interface ControlHost {
   local(eventId: string): LiveConnection[];
   /** Drops this process's cached state of the event (the next read is fresh). */
   forgetEvent(eventId: string): void;
-  /** Where participants last connected from (written behind their sockets' openings). */
+  /** Where participants last connected from (written as their sockets close). */
   addresses: Pick<ClientAddresses, 'flush'>;
 }
 

@@ -12,7 +12,7 @@ export interface SeenAddress {
 
 /** At most this many addresses go in one statement. */
 const maxGroup = 500;
-/** A group waits this long to fill: nobody waits on the write, and a join storm writes fewer, larger groups. */
+/** A group waits this long to fill: nobody waits on the write, and a crowd leaving at once writes fewer, larger groups. */
 const lingerMs = 100;
 
 /**

@@ -66,9 +66,15 @@ describe('the quick start', () => {
 
     const steps = guide.filter((b) => b.section.startsWith('2.') && b.lang === 'sh');
     expect(steps.length).toBeGreaterThanOrEqual(6);
+    // A reader runs the next command after the receiver says it is listening; the script waits for its
+    // port the same way (a test send is not retried, so one sent before the receiver listens is lost).
+    const receiverListening = `until (exec 3<>/dev/tcp/127.0.0.1/${port}) 2>/dev/null; do sleep 0.1; done`;
     const script = [
       'set -euo pipefail',
-      ...steps.map((b) => withServer(b.code).replaceAll('localhost:4000', `localhost:${port}`)),
+      ...steps.flatMap((b) => {
+        const code = withServer(b.code).replaceAll('localhost:4000', `localhost:${port}`);
+        return code.includes('node receiver.mjs &') ? [code, receiverListening] : [code];
+      }),
     ].join('\n');
     const shell = run('bash', ['-c', script], dir);
     expect(await shell.exited, shell.output()).toBe(0);

@@ -13,6 +13,7 @@ import { createPool, warmUp } from './db/pool';
 import { retentionCrontab, retentionJob, retentionTask, retentionWindows } from './db/retention';
 import { createMailer } from './email/create-mailer';
 import { EmailQueue, emailTask } from './email/queue';
+import { GatewayTokens } from './gateway/tokens';
 import { type AppOptions, createApp } from './http/app';
 import { answerClientErrors } from './http/client-errors';
 import { limitConnectionsPerAddress } from './http/connection-limits';
@@ -25,7 +26,6 @@ import type { AppContext } from './lib/context';
 import { CredentialCache } from './lib/credential-cache';
 import { DomainEventBus } from './lib/domain-events';
 import { ForegroundLoad } from './lib/foreground';
-import { GatewayTokens } from './lib/gateway-tokens';
 import { pgPoolStats, setBuildInfo, trackPool } from './lib/metrics';
 import { createRateLimitStore } from './lib/rate-limits';
 import { startTracing } from './lib/tracing';
@@ -61,6 +61,8 @@ export interface RunningServer {
   /** The METRICS_PORT listener's port, when one was asked for. */
   metricsPort: number | undefined;
   ctx: AppContext;
+  /** Signs and verifies live-gateway tokens with the keys shared through the database. */
+  gatewayTokens: GatewayTokens;
   /** The webhook outbox subscriber and delivery worker of this process. */
   webhooks: Webhooks;
   /**
@@ -116,7 +118,6 @@ export async function startServer(
     abuseLimits: new AbuseLimits(rateLimits, config.rateLimitOverrides),
     credentialCache,
     credentialChanges,
-    gatewayTokens: await GatewayTokens.load(pool),
     foreground: new ForegroundLoad(),
   };
   const webhooks = await startWebhooks(ctx, directUrl, {
@@ -147,8 +148,9 @@ export async function startServer(
   ];
   const shutdown = new ShutdownState();
   // The gateway first: the live room's REST routes act through its fan-out and presence.
-  const live = await LiveGateway.start(ctx, directUrl, liveOptions);
-  const app = createApp(ctx, buildRouter(ctx, live), { readiness, shutdown, ...appOptions });
+  const gatewayTokens = await GatewayTokens.load(pool);
+  const live = await LiveGateway.start(ctx, gatewayTokens, directUrl, liveOptions);
+  const app = createApp(ctx, buildRouter(ctx, live, gatewayTokens), { readiness, shutdown, ...appOptions });
   const scheduledJobs = [registrantJobs(ctx), attendanceJobs(ctx)];
   for (const job of scheduledJobs) job.start();
 
@@ -213,7 +215,15 @@ export async function startServer(
       logger.info('stopped');
     })());
 
-  return { url: `http://${host}:${port}`, port, metricsPort: metricsListener?.port, ctx, webhooks, close };
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    metricsPort: metricsListener?.port,
+    ctx,
+    gatewayTokens,
+    webhooks,
+    close,
+  };
 }
 
 /** Closes the listener and idle keep-alives; answers still owed end their connections (`Connection: close`). */

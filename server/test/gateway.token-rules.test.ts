@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { GathercastClient } from '@gathercast/sdk';
 import { describe, expect, it } from 'vitest';
 import { liveUrl } from '../src/gateway/gateway-token-service';
-import type { GatewayClaims } from '../src/lib/gateway-tokens';
+import type { GatewayClaims } from '../src/gateway/tokens';
 import { mailboxOf, signUp } from './support/accounts';
 import { eventIn, rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture } from './support/fixtures';
@@ -35,7 +35,7 @@ const event = (
   );
 
 const tokenFor = (client: GathercastClient, eventId: string) => client.gateway.token({ eventId });
-const claimsOf = (token: string): Promise<GatewayClaims> => t.server.ctx.gatewayTokens.verify(token);
+const claimsOf = (token: string): Promise<GatewayClaims> => t.server.gatewayTokens.verify(token);
 const expectCode = async (call: Promise<unknown>, status: number, code: string) => {
   const err = await rejection(call);
   expect([err.status, err.code]).toEqual([status, code]);

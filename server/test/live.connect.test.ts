@@ -33,7 +33,7 @@ describe('live gateway: connecting', () => {
   it('refuses a forged or expired token with 401', async () => {
     const event = await eventIn(gc, 'live');
     expect((await refusal(wsUrl('?token=not-a-jwt'))).status).toBe(401);
-    const expired = await t.server.ctx.gatewayTokens.sign(
+    const expired = await t.server.gatewayTokens.sign(
       {
         eventId: event.id,
         participantId: 'anon:x',

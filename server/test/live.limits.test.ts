@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { GathercastClient } from '@gathercast/sdk';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { GatewayClaims } from '../src/lib/gateway-tokens';
+import type { GatewayClaims } from '../src/gateway/tokens';
 import { eventIn } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
 import { LiveClient, refusal, tokenFor } from './support/live';

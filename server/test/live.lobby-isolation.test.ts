@@ -30,7 +30,7 @@ async function outsiderToken(eventId: string) {
   const answer = await outsider.client.gateway.token({ eventId });
   return {
     token: answer.token,
-    participantId: (await t.server.ctx.gatewayTokens.verify(answer.token)).participantId,
+    participantId: (await t.server.gatewayTokens.verify(answer.token)).participantId,
   };
 }
 

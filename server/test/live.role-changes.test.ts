@@ -31,7 +31,7 @@ async function invitedHost() {
   });
   const account = await signUp(t, 'host');
   const tokenNow = async () => account.client.gateway.token({ eventId: event.id });
-  const { userId } = await t.server.ctx.gatewayTokens.verify((await tokenNow()).token);
+  const { userId } = await t.server.gatewayTokens.verify((await tokenNow()).token);
   const membership = await gc.memberships.create(event.id, { userId: userId!, role: 'host' });
   const hostToken = await tokenNow();
   expect(hostToken.role).toBe('host');
@@ -71,7 +71,7 @@ describe('a membership removed or changed', () => {
   it('re-narrows a holder whose role changed: the socket closes and the new token has the new role', async () => {
     const { event, hostToken, tokenNow } = await invitedHost();
     const host = await LiveClient.join(t.server, hostToken);
-    const { userId } = await t.server.ctx.gatewayTokens.verify(hostToken);
+    const { userId } = await t.server.gatewayTokens.verify(hostToken);
     await gc.memberships.create(event.id, { userId: userId!, role: 'speaker' });
     expect(await host.closed).toBe(4010);
     expect((await refusal(liveUrl(replica, hostToken))).status).toBe(401);
@@ -98,7 +98,7 @@ describe('a membership removed or changed', () => {
   it('leaves the socket open and the token valid when the holder gets a membership in another event', async () => {
     const { hostToken } = await invitedHost();
     const host = await LiveClient.join(replica, hostToken);
-    const { userId } = await t.server.ctx.gatewayTokens.verify(hostToken);
+    const { userId } = await t.server.gatewayTokens.verify(hostToken);
     await membershipElsewhere(userId!);
     await laterChangeApplied();
     expect(host.closeCode).toBeUndefined();
@@ -110,7 +110,7 @@ describe('a membership removed or changed', () => {
   it('still closes the socket when, after a change elsewhere, the membership in this event is removed', async () => {
     const { event, membership, hostToken } = await invitedHost();
     const host = await LiveClient.join(replica, hostToken);
-    const { userId } = await t.server.ctx.gatewayTokens.verify(hostToken);
+    const { userId } = await t.server.gatewayTokens.verify(hostToken);
     await membershipElsewhere(userId!);
     await gc.memberships.delete(event.id, membership.id);
     expect(await host.closed).toBe(4010);

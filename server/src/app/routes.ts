@@ -3,32 +3,37 @@ import type { AppRoute, AppRouter } from '@ts-rest/core';
 import { isAppRoute } from '@ts-rest/core';
 import { idpRoutes } from '../accounts/idp-routes';
 import { accountsRoutes } from '../accounts/routes';
+import { attendanceRoutes } from '../attendance/routes';
 import { chatRoutes, pollsRoutes, reactionsRoutes } from '../audience/routes';
 import { broadcastRoutes } from '../broadcasts/routes';
 import { contentPublicRoutes, contentRoutes } from '../content/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
+import { liveAccessRoutes } from '../gateway/live-access-routes';
 import { gatewayRoutes, guestIntegrationsRoutes } from '../gateway/routes';
+import type { GatewayTokens } from '../gateway/tokens';
 import { helpRoutes } from '../help/routes';
 import { invitesRoutes } from '../invites/routes';
 import type { AppContext } from '../lib/context';
 import { problem } from '../lib/problem';
+import { type LiveRoomAccess, liveControlRoutes } from '../live/control/routes';
 import { membershipsRoutes, questionsRoutes, usersRoutes } from '../people/routes';
 import { phasesRoutes } from '../phases/routes';
 import { publicRoutes } from '../public/routes';
-import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
-import { eventLogRoutes, webhooksRoutes } from '../webhooks/routes';
 import { registrantRoutes, registrationsRoutes } from '../registrations/routes';
-import { attendanceRoutes } from '../attendance/routes';
-import { liveAccessRoutes } from '../gateway/live-access-routes';
-import { type LiveRoomAccess, liveControlRoutes } from '../live/control/routes';
+import { eventLogRoutes, webhooksRoutes } from '../webhooks/routes';
+import { apiKeysRoutes, membersRoutes, workspacesRoutes } from '../workspaces/routes';
 
 /**
  * Each domain contributes the ts-rest handlers of its part of the contract. A route no domain
  * implements yet answers 501 `not_implemented` (and nothing else may answer 501).
  */
-export function domainRouters(ctx: AppContext, live: LiveRoomAccess): Record<string, unknown> {
-  const access = liveAccessRoutes(ctx);
+export function domainRouters(
+  ctx: AppContext,
+  live: LiveRoomAccess,
+  tokens: GatewayTokens,
+): Record<string, unknown> {
+  const access = liveAccessRoutes(ctx, tokens);
   const room = liveControlRoutes(ctx, live);
   return {
     dev: devRoutes(ctx),
@@ -51,7 +56,7 @@ export function domainRouters(ctx: AppContext, live: LiveRoomAccess): Record<str
     webhooks: webhooksRoutes(ctx),
     eventLog: eventLogRoutes(ctx),
     broadcast: broadcastRoutes(ctx),
-    gateway: gatewayRoutes(ctx),
+    gateway: gatewayRoutes(ctx, tokens),
     guestIntegrations: guestIntegrationsRoutes(ctx),
     registrations: registrationsRoutes(ctx),
     registrant: registrantRoutes(ctx),
@@ -80,6 +85,6 @@ export function completeRouter(
   return out;
 }
 
-export function buildRouter(ctx: AppContext, live: LiveRoomAccess) {
-  return completeRouter(contract, domainRouters(ctx, live));
+export function buildRouter(ctx: AppContext, live: LiveRoomAccess, tokens: GatewayTokens) {
+  return completeRouter(contract, domainRouters(ctx, live, tokens));
 }

@@ -4,10 +4,10 @@ import { primaryEmailOf } from '../accounts/account-view';
 import { sql } from '../db/sql';
 import { audienceRole, storedRoleFrom } from '../events/roles';
 import type { SessionCaller } from '../lib/actor';
-import type { GatewayClaims } from '../lib/gateway-tokens';
 import { notFound } from '../lib/problem';
 import { bridgedUserFor } from '../people/users-service';
 import { roleEpochOf } from './role-epochs';
+import type { GatewayClaims } from './tokens';
 
 /** The event as the gateway-token rules need it. */
 export interface GatewayEvent {

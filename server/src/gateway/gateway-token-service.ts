@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { narrowRole } from '../events/roles';
 import type { RequestAuth } from '../lib/actor';
-import type { GatewayTokens } from '../lib/gateway-tokens';
 import { notFound, problem } from '../lib/problem';
 import { refuseBanned } from './bans';
 import type { GatewayEventReads } from './event-reads';
 import { type GatewayEvent, type GatewayIdentity, identityOf, visibleToPublic } from './gateway-identity';
+import type { GatewayTokens } from './tokens';
 
 export interface TokenDeps {
   gatewayTokens: GatewayTokens;

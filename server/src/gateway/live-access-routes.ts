@@ -6,13 +6,14 @@ import type { AppContext } from '../lib/context';
 import { GatewayEventReads } from './event-reads';
 import { createJoinLink, listJoinLinks, openJoinLink, revokeJoinLink } from './join-links';
 import { mintFor, openEvent, resolveHolder } from './server-minted';
+import type { GatewayTokens } from './tokens';
 
 const s = initServer();
 
 /** Server-minted live access: tokens and personal join links (docs/live.md). Registered in server/src/app/routes.ts. */
-export function liveAccessRoutes(ctx: AppContext) {
+export function liveAccessRoutes(ctx: AppContext, gatewayTokens: GatewayTokens) {
   const deps = {
-    gatewayTokens: ctx.gatewayTokens,
+    gatewayTokens,
     publicBaseUrl: ctx.config.publicBaseUrl,
     events: new GatewayEventReads(ctx.pool),
   };

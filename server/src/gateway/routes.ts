@@ -7,6 +7,7 @@ import { issueGatewayToken } from './gateway-token-service';
 import { exchangeGuestToken } from './guest-sessions';
 import { integrationsService } from './integrations-service';
 import { PartnerKeys } from './partner-keys';
+import type { GatewayTokens } from './tokens';
 
 const s = initServer();
 
@@ -18,7 +19,10 @@ export const guestIntegrationsRoutes = (ctx: AppContext) => {
       status: 201,
       body: await integrations.create(req.em, actorOf(req), body),
     }),
-    list: async ({ req, query }) => ({ status: 200, body: await integrations.list(req.em, actorOf(req), query) }),
+    list: async ({ req, query }) => ({
+      status: 200,
+      body: await integrations.list(req.em, actorOf(req), query),
+    }),
     delete: async ({ req, params }) => {
       await integrations.revoke(req.em, actorOf(req), params.integrationId);
       return { status: 204, body: undefined };
@@ -27,11 +31,11 @@ export const guestIntegrationsRoutes = (ctx: AppContext) => {
 };
 
 /** The gateway token and the guest-session exchange (public routes; credentials are optional). */
-export const gatewayRoutes = (ctx: AppContext) => {
+export const gatewayRoutes = (ctx: AppContext, gatewayTokens: GatewayTokens) => {
   // One key cache per process: imported PEMs and remote key sets are reused across exchanges.
   const partnerKeys = new PartnerKeys(ctx.config.webhookAllowInsecureUrls);
   const deps = {
-    gatewayTokens: ctx.gatewayTokens,
+    gatewayTokens,
     publicBaseUrl: ctx.config.publicBaseUrl,
     events: new GatewayEventReads(ctx.pool),
   };

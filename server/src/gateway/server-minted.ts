@@ -3,13 +3,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '../db/sql';
 import { grantableRoles, narrowRole } from '../events/roles';
 import { type Actor, isAdmin } from '../lib/actor';
-import type { GatewayClaims } from '../lib/gateway-tokens';
 import { notFound, problem } from '../lib/problem';
 import { upsertUser } from '../people/users-service';
 import { refuseBanned } from './bans';
-import { roleEpochOf } from './role-epochs';
 import type { TokenEventRow } from './event-reads';
 import { sign, type TokenDeps } from './gateway-token-service';
+import { roleEpochOf } from './role-epochs';
+import type { GatewayClaims } from './tokens';
 
 /** Who a server-minted token or join link is for (the request body's holder). */
 export interface HolderInput {

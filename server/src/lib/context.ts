@@ -4,12 +4,11 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { CredentialChanges } from '../db/credential-changes';
 import type { EmailQueue } from '../email/queue';
-import type { GatewayTokens } from './gateway-tokens';
-import type { CredentialCache } from './credential-cache';
-import type { RateLimitStore } from './rate-limits';
 import type { AbuseLimits } from './abuse-limits';
+import type { CredentialCache } from './credential-cache';
 import type { DomainEventBus } from './domain-events';
 import type { ForegroundLoad } from './foreground';
+import type { RateLimitStore } from './rate-limits';
 
 /** What every domain gets: configuration, the ORM and the logger. Domains add their own services. */
 export interface AppContext {
@@ -30,8 +29,6 @@ export interface AppContext {
   credentialCache: CredentialCache;
   /** Await `credentialChanges.propagated()` after committing a revocation, before answering. */
   credentialChanges: CredentialChanges;
-  /** Signs and verifies live-gateway tokens with the keys shared through the database. */
-  gatewayTokens: GatewayTokens;
   /** Bursts someone waits on (a crowd joining a live event); background work (webhook deliveries) yields to them. */
   foreground: ForegroundLoad;
 }

@@ -3,7 +3,7 @@ import { type KeyObject, sign as signData, verify as verifyData } from 'node:cry
 /**
  * Compact ES256 JWS (JWT) signing and checking with node:crypto keys imported once: what the gateway
  * token service needs from a JWT library, without its per-token key import or thread-pool hop on
- * signing. The keys and the claims are the caller's (lib/gateway-tokens.ts).
+ * signing. The keys and the claims are the caller's (gateway/tokens.ts).
  */
 export const algorithm = 'ES256';
 

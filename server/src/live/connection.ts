@@ -1,6 +1,6 @@
 import type { EventRole, LiveErrorCode, LiveServerMessage } from '@gathercast/contract';
 import { WebSocket } from 'ws';
-import type { GatewayClaims } from '../lib/gateway-tokens';
+import type { GatewayClaims } from '../gateway/tokens';
 import type { Target } from './fanout';
 import type { PresenceInfo } from './presence-store';
 import { TokenBucket } from './token-bucket';

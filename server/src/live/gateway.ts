@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
+import type { GatewayTokens } from '../gateway/tokens';
 import type { AppContext } from '../lib/context';
 import { LiveAudience } from './audience-counts';
 import { liveBackends } from './backends/start';
@@ -78,6 +79,8 @@ export class LiveGateway implements LiveDeps {
 
   private constructor(
     readonly ctx: AppContext,
+    /** Verifies gateway tokens at the upgrade and signs each session's resume secret. */
+    readonly tokens: GatewayTokens,
     readonly fanout: Fanout,
     store: PresenceStore,
     readonly slowMode: SlowModeStore,
@@ -137,7 +140,7 @@ export class LiveGateway implements LiveDeps {
     this.chatLog = new ChatLog(ctx.pool);
     this.reactionTotals = new ReactionTotals(ctx.pool);
     this.tables = new LiveTables(ctx.pool, this.presence);
-    this.resumes = new LiveResumes(fanout, ctx.gatewayTokens, (eventId, envelopes) =>
+    this.resumes = new LiveResumes(fanout, tokens, (eventId, envelopes) =>
       scrubBacklog(ctx.pool, eventId, envelopes),
     );
     this.phaseChanges = new PhaseChanges(this, databaseUrl, (id) => this.#events.forget(id));
@@ -145,10 +148,24 @@ export class LiveGateway implements LiveDeps {
     this.#caps = new SocketCaps(ctx.config.liveSockets);
   }
 
-  static async start(ctx: AppContext, databaseUrl: string, options: LiveOptions = {}): Promise<LiveGateway> {
+  static async start(
+    ctx: AppContext,
+    tokens: GatewayTokens,
+    databaseUrl: string,
+    options: LiveOptions = {},
+  ): Promise<LiveGateway> {
     const timing = options.presence ?? defaultPresenceTiming;
     const { fanout, store, slowMode } = await liveBackends(ctx, databaseUrl, timing);
-    const gateway = new LiveGateway(ctx, fanout, store, slowMode, databaseUrl, timing, options.crowd ?? {});
+    const gateway = new LiveGateway(
+      ctx,
+      tokens,
+      fanout,
+      store,
+      slowMode,
+      databaseUrl,
+      timing,
+      options.crowd ?? {},
+    );
     await fanout.start((envelope) => deliver(gateway, envelope));
     await gateway.phaseChanges.start();
     await gateway.roleChanges.start();
@@ -167,6 +184,7 @@ export class LiveGateway implements LiveDeps {
     this.#wss.on('error', (err) => this.ctx.logger.error({ err }, 'live gateway server error'));
     const deps = {
       ctx: this.ctx,
+      tokens: this.tokens,
       event: (id: string) => this.event(id),
       closing: () => this.#closing,
       wss: this.#wss,

@@ -1,6 +1,6 @@
 import type { EventRole, LiveServerMessage } from '@gathercast/contract';
 import type pg from 'pg';
-import type { GatewayClaims } from '../lib/gateway-tokens';
+import type { GatewayClaims } from '../gateway/tokens';
 import { LiveError } from './connection';
 import type { Handler } from './deps';
 import type { LiveEvent } from './event-state';

@@ -1,5 +1,5 @@
+import type { GatewayTokens } from '../gateway/tokens';
 import { Batcher } from '../lib/batcher';
-import type { GatewayTokens } from '../lib/gateway-tokens';
 import type { Backlog, Envelope, Fanout } from './fanout';
 
 /** `?resume=<secret>&after=<seq>`: a reconnect asking to continue a session. */

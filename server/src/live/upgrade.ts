@@ -3,8 +3,8 @@ import type { Duplex } from 'node:stream';
 import { type ErrorCode, liveCloseCodes } from '@gathercast/contract';
 import type { WebSocket, WebSocketServer } from 'ws';
 import { roleEpochOf } from '../gateway/role-epochs';
+import { type GatewayClaims, type GatewayTokens, InvalidGatewayToken } from '../gateway/tokens';
 import type { AppContext } from '../lib/context';
-import { type GatewayClaims, InvalidGatewayToken } from '../lib/gateway-tokens';
 import { LogThrottle } from '../lib/log-throttle';
 import { countLiveRefusal } from '../lib/metrics';
 import { problemBody } from '../lib/problem';
@@ -28,6 +28,7 @@ export interface Admission {
 
 export interface UpgradeDeps {
   ctx: AppContext;
+  tokens: Pick<GatewayTokens, 'verify'>;
   event(eventId: string): Promise<LiveEvent | null>;
   /** The server is shutting down: new sockets are refused. */
   closing(): boolean;
@@ -66,7 +67,7 @@ export async function admission(
   let claims: GatewayClaims;
   try {
     if (!token) throw new InvalidGatewayToken('missing token');
-    claims = await ctx.gatewayTokens.verify(token);
+    claims = await deps.tokens.verify(token);
   } catch (err) {
     if (!(err instanceof InvalidGatewayToken)) ctx.logger.error({ err }, 'gateway token check failed');
     return refuse(socket, 401, 'unauthorized', 'A valid, unexpired gateway token is required (?token=)', ctx);

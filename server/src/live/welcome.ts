@@ -1,4 +1,5 @@
 import { type LiveServerMessage, liveCloseCodes } from '@gathercast/contract';
+import type { GatewayTokens } from '../gateway/tokens';
 import { liveJoins } from '../lib/metrics';
 import type { LiveConnection } from './connection';
 import type { LiveDeps } from './deps';
@@ -14,6 +15,8 @@ import { isTablePhase } from './tables';
 
 /** What a socket's first moments need from the gateway (which implements it). */
 export interface WelcomeDeps extends LiveDeps {
+  /** Signs each new session's resume secret. */
+  tokens: Pick<GatewayTokens, 'resumeSecret'>;
   /** Holds a lobby waiter until a host decides. */
   lobbyWait(conn: LiveConnection): Promise<void>;
   phaseChanges: Pick<PhaseChanges, 'seatAll' | 'scheduleRotation'>;
@@ -63,11 +66,7 @@ const resumeOf = (gw: WelcomeDeps, secret: string) => ({
 const freshResume = async (gw: WelcomeDeps, conn: LiveConnection) =>
   resumeOf(
     gw,
-    await gw.ctx.gatewayTokens.resumeSecret(
-      conn.eventId,
-      conn.participantId,
-      conn.lobby ? noResume : conn.lastSeq,
-    ),
+    await gw.tokens.resumeSecret(conn.eventId, conn.participantId, conn.lobby ? noResume : conn.lastSeq),
   );
 
 /**

@@ -4,7 +4,7 @@ import { type EventRole, type LiveServerMessage, liveServerMessageSchema } from 
 import WebSocket from 'ws';
 import { loadConfig } from '../../src/config';
 import { roleEpochOf } from '../../src/gateway/role-epochs';
-import type { GatewayClaims } from '../../src/lib/gateway-tokens';
+import type { GatewayClaims } from '../../src/gateway/tokens';
 import type { LiveOptions } from '../../src/live/gateway';
 import { createLogger } from '../../src/logger';
 import { type RunningServer, startServer } from '../../src/server';
@@ -61,7 +61,7 @@ export async function tokenFor(
     ...claims,
     storedRole: claims.storedRole ?? claims.role,
   };
-  return (await server.ctx.gatewayTokens.sign(full)).token;
+  return (await server.gatewayTokens.sign(full)).token;
 }
 
 /** A test's WebSocket client: every message kept in order, waited for by type. */
@@ -93,7 +93,11 @@ export class LiveClient {
   }
 
   /** `query` adds parameters to the URL (a resume: `{ resume, after }`). */
-  static connect(server: RunningServer, token: string, query: Record<string, string> = {}): Promise<LiveClient> {
+  static connect(
+    server: RunningServer,
+    token: string,
+    query: Record<string, string> = {},
+  ): Promise<LiveClient> {
     const params = new URLSearchParams({ token, ...query });
     const ws = new WebSocket(`${server.url.replace('http', 'ws')}/v1/live?${params}`);
     const client = new LiveClient(ws);
@@ -105,7 +109,11 @@ export class LiveClient {
   }
 
   /** Connects and waits for the welcome. */
-  static async join(server: RunningServer, token: string, query: Record<string, string> = {}): Promise<LiveClient> {
+  static async join(
+    server: RunningServer,
+    token: string,
+    query: Record<string, string> = {},
+  ): Promise<LiveClient> {
     const client = await LiveClient.connect(server, token, query);
     await client.next('welcome');
     return client;

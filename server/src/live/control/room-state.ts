@@ -1,5 +1,5 @@
 import type { ChatMode, EventRole } from '@gathercast/contract';
-import type { GatewayClaims } from '../../lib/gateway-tokens';
+import type { GatewayClaims } from '../../gateway/tokens';
 import { isModerator } from '../media';
 
 /**

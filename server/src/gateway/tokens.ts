@@ -13,7 +13,7 @@ import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type pg from 'pg';
 import { withLockedTransaction } from '../db/pool';
 import { sql } from '../db/sql';
-import { algorithm, decodePart, InvalidJwt, signJwt, verifyJwt } from './es256-jwt';
+import { algorithm, decodePart, InvalidJwt, signJwt, verifyJwt } from '../lib/es256-jwt';
 
 /** What a gateway token says about its holder; the live gateway trusts it for the token's 5 minutes. */
 export interface GatewayClaims {

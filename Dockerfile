@@ -41,6 +41,7 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=30s --retries=3 \
 # SIGTERM drains (docs/deploy.md, "Restarts without load-balancer retries"): out of rotation, then
 # live sockets move (1012) and requests finish, within SHUTDOWN_DELAY_MS + LIVE_DRAIN_MS + 15 s.
 ENTRYPOINT ["/usr/bin/tini", "--"]
-# --max-semi-space-size: a larger young generation, so request garbage dies in fewer scavenges
-# (docs/deploy.md, "Runtime flags"); every way of starting the server passes the same flags.
-CMD ["node", "--max-semi-space-size=64", "dist/main.js"]
+# --max-semi-space-size: a young generation whose scavenges stay a few milliseconds long, so one
+# tenant's load does not pause everyone's requests (docs/deploy.md, "Runtime flags"); every way of
+# starting the server passes the same flags.
+CMD ["node", "--max-semi-space-size=16", "dist/main.js"]

@@ -21,7 +21,12 @@ beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'gc-quickstart-'));
 });
 afterAll(async () => {
-  for (const child of children) if (child.pid && child.exitCode === null) process.kill(-child.pid, 'SIGKILL');
+  // The whole process group, even when its leader has exited: the shell's background receiver outlives it.
+  for (const child of children) {
+    try {
+      if (child.pid) process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  }
   rmSync(dir, { recursive: true, force: true });
   await t?.close();
 });

@@ -23,13 +23,18 @@ interface Service {
   ports?: string[];
   volumes?: string[];
 }
-const compose = parse(readFileSync(path.join(repoDir, 'compose.yaml'), 'utf8')) as { services: Record<string, Service> };
+const compose = parse(readFileSync(path.join(repoDir, 'compose.yaml'), 'utf8')) as {
+  services: Record<string, Service>;
+};
 const dockerfile = readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8');
 const apis = ['api1', 'api2', 'api3'];
 
 /** The instructions of the Dockerfile's last stage, line continuations joined. */
 const finalStage = () => {
-  const lines = dockerfile.replace(/\\\n\s*/g, '').split('\n').filter((l) => l.trim() && !l.startsWith('#'));
+  const lines = dockerfile
+    .replace(/\\\n\s*/g, '')
+    .split('\n')
+    .filter((l) => l.trim() && !l.startsWith('#'));
   const froms = lines.flatMap((l, i) => (l.startsWith('FROM ') ? [i] : []));
   return lines.slice(froms.at(-1));
 };
@@ -42,7 +47,8 @@ describe('compose.yaml', () => {
 
   it('pins every image to an exact version and bounds every service’s memory', () => {
     for (const [name, service] of Object.entries(compose.services)) {
-      if (service.image && !service.build) expect(service.image, name).toMatch(/:\d+\.\d+(\.\d+)?(-[a-z]+)?$/);
+      if (service.image && !service.build)
+        expect(service.image, name).toMatch(/:\d+\.\d+(\.\d+)?(-[a-z]+)?$/);
       expect(service.mem_limit, name).toMatch(/^\d+[mg]$/);
     }
   });
@@ -70,7 +76,10 @@ describe('compose.yaml', () => {
     for (const name of apis) {
       const api = compose.services[name]!;
       expect(api.healthcheck!.test.join(' '), name).toContain('/readyz');
-      expect(api.depends_on).toEqual({ postgres: { condition: 'service_healthy' }, redis: { condition: 'service_healthy' } });
+      expect(api.depends_on).toEqual({
+        postgres: { condition: 'service_healthy' },
+        redis: { condition: 'service_healthy' },
+      });
     }
     expect(compose.services.postgres!.healthcheck!.test).toContain('pg_isready');
     expect(compose.services.redis!.healthcheck!.test.join(' ')).toContain('ping');
@@ -81,7 +90,8 @@ describe('compose.yaml', () => {
     expect(lb.volumes).toContain('./deploy/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro');
     expect(lb.environment).toMatchObject({ API1: 'api1:3000', API2: 'api2:3000', API3: 'api3:3000' });
     expect(lb.ports).toEqual(['8080:8080']);
-    for (const name of ['api1', 'api2', 'api3', 'postgres', 'redis']) expect(compose.services[name]!.ports, name).toBeUndefined();
+    for (const name of ['api1', 'api2', 'api3', 'postgres', 'redis'])
+      expect(compose.services[name]!.ports, name).toBeUndefined();
     expect(Object.keys(lb.depends_on!).sort()).toEqual(apis);
   });
 
@@ -99,7 +109,8 @@ describe('Dockerfile', () => {
   it('builds in one stage and runs Node 24 (LTS) slim in another, both pinned to an exact version', () => {
     const froms = dockerfile.split('\n').filter((l) => l.startsWith('FROM '));
     expect(froms.length).toBeGreaterThanOrEqual(2);
-    for (const from of froms) expect(from).toMatch(/^FROM node:24\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})?( AS \w+)?\s*$/);
+    for (const from of froms)
+      expect(from).toMatch(/^FROM node:24\.\d+\.\d+-bookworm-slim(@sha256:[0-9a-f]{64})?( AS \w+)?\s*$/);
   });
 
   it('installs dependencies from the lockfile before it copies the source (a cached layer)', () => {
@@ -127,7 +138,7 @@ describe('Dockerfile', () => {
       (file) => JSON.parse(readFileSync(file, 'utf8')).scripts.start as string,
     );
     const imageFlags = imageStartCommand.slice(1, -1);
-    expect(imageFlags).toContain('--max-semi-space-size=64');
+    expect(imageFlags).toContain('--max-semi-space-size=16');
     for (const script of scripts) expect(nodeFlags(script)).toEqual(imageFlags);
   });
 
@@ -141,7 +152,11 @@ describe('Dockerfile', () => {
 
   it('copies only the built server and its production dependencies into the image', () => {
     const copies = finalStage().filter((l) => l.startsWith('COPY '));
-    expect(finalStage().filter((l) => l.startsWith('RUN ')).join(' ')).not.toMatch(/pnpm|npm install/);
+    expect(
+      finalStage()
+        .filter((l) => l.startsWith('RUN '))
+        .join(' '),
+    ).not.toMatch(/pnpm|npm install/);
     expect(copies.every((l) => l.startsWith('COPY --from=build '))).toBe(true);
     expect(copies.map((l) => l.split(/\s+/).at(-1))).toEqual(['./package.json', './node_modules', './dist']);
     expect(dockerfile).toMatch(/deploy --prod/);

@@ -76,21 +76,27 @@ export async function startServer(options: ServerOptions): Promise<ServerProcess
     ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_PROFILE)}`]
     : [];
   const inspector = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+  // BENCH_NODE_FLAGS: extra node flags for the server only (say `--trace-gc`), space-separated.
+  const extra = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...productionNodeFlags(), ...inspector, ...profile, ...entry], {
-    cwd: serverDir,
-    env: {
-      ...process.env,
-      NODE_ENV: 'production',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      PUBLIC_BASE_URL: url,
-      DATABASE_URL: options.databaseUrl,
-      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-      ...options.env,
+  const child = spawn(
+    process.execPath,
+    [...productionNodeFlags(), ...extra, ...inspector, ...profile, ...entry],
+    {
+      cwd: serverDir,
+      env: {
+        ...process.env,
+        NODE_ENV: 'production',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        PUBLIC_BASE_URL: url,
+        DATABASE_URL: options.databaseUrl,
+        LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+        ...options.env,
+      },
+      stdio: ['ignore', 'inherit', 'pipe'],
     },
-    stdio: ['ignore', 'inherit', 'pipe'],
-  });
+  );
   relayStderr(child);
   track(child);
   // Interrupted: no drain (it would close every socket gracefully first), just stop.

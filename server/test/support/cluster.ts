@@ -25,7 +25,7 @@ export const haproxyConfig = path.join(repoDir, 'deploy/haproxy.cfg');
  * bundle under dist/). The cluster test starts its processes with exactly this command, and
  * ops.deploy.test.ts checks that the Dockerfile says the same.
  */
-export const imageStartCommand = ['node', '--max-semi-space-size=64', 'dist/main.js'] as const;
+export const imageStartCommand = ['node', '--max-semi-space-size=16', 'dist/main.js'] as const;
 
 export const clusterPlatformKey = 'cluster-platform-key';
 

@@ -9,6 +9,7 @@ import { broadcastRoutes } from '../broadcasts/routes';
 import { contentPublicRoutes, contentRoutes } from '../content/routes';
 import { devRoutes } from '../dev/routes';
 import { eventsRoutes } from '../events/routes';
+import { tokenDeps } from '../gateway/gateway-token-service';
 import { liveAccessRoutes } from '../gateway/live-access-routes';
 import { gatewayRoutes, guestIntegrationsRoutes } from '../gateway/routes';
 import type { GatewayTokens } from '../gateway/tokens';
@@ -33,7 +34,8 @@ export function domainRouters(
   live: LiveRoomAccess,
   tokens: GatewayTokens,
 ): Record<string, unknown> {
-  const access = liveAccessRoutes(ctx, tokens);
+  const tokenRoutesDeps = tokenDeps(ctx, tokens);
+  const access = liveAccessRoutes(tokenRoutesDeps);
   const room = liveControlRoutes(ctx, live);
   return {
     dev: devRoutes(ctx),
@@ -56,7 +58,7 @@ export function domainRouters(
     webhooks: webhooksRoutes(ctx),
     eventLog: eventLogRoutes(ctx),
     broadcast: broadcastRoutes(ctx),
-    gateway: gatewayRoutes(ctx, tokens),
+    gateway: gatewayRoutes(ctx, tokenRoutesDeps),
     guestIntegrations: guestIntegrationsRoutes(ctx),
     registrations: registrationsRoutes(ctx),
     registrant: registrantRoutes(ctx),

@@ -2,9 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { narrowRole } from '../events/roles';
 import type { RequestAuth } from '../lib/actor';
+import type { AppContext } from '../lib/context';
 import { notFound, problem } from '../lib/problem';
 import { refuseBanned } from './bans';
-import type { GatewayEventReads } from './event-reads';
+import { GatewayEventReads } from './event-reads';
 import { type GatewayEvent, type GatewayIdentity, identityOf, visibleToPublic } from './gateway-identity';
 import type { GatewayTokens } from './tokens';
 
@@ -13,6 +14,11 @@ export interface TokenDeps {
   publicBaseUrl: string;
   /** Event reads on the plain pool, grouped across concurrent requests (an anonymous caller never needs an entity manager). */
   events: GatewayEventReads;
+}
+
+/** The one set of token dependencies a process's token routes share (built by app/routes.ts). */
+export function tokenDeps(ctx: AppContext, gatewayTokens: GatewayTokens): TokenDeps {
+  return { gatewayTokens, publicBaseUrl: ctx.config.publicBaseUrl, events: new GatewayEventReads(ctx.pool) };
 }
 
 export interface GatewayTokenAnswer {

@@ -2,21 +2,14 @@ import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import type { Request } from 'express';
 import { actorOf } from '../lib/actor';
-import type { AppContext } from '../lib/context';
-import { GatewayEventReads } from './event-reads';
+import type { TokenDeps } from './gateway-token-service';
 import { createJoinLink, listJoinLinks, openJoinLink, revokeJoinLink } from './join-links';
 import { mintFor, openEvent, resolveHolder } from './server-minted';
-import type { GatewayTokens } from './tokens';
 
 const s = initServer();
 
 /** Server-minted live access: tokens and personal join links (docs/live.md). Registered in server/src/app/routes.ts. */
-export function liveAccessRoutes(ctx: AppContext, gatewayTokens: GatewayTokens) {
-  const deps = {
-    gatewayTokens,
-    publicBaseUrl: ctx.config.publicBaseUrl,
-    events: new GatewayEventReads(ctx.pool),
-  };
+export function liveAccessRoutes(deps: TokenDeps) {
   return {
     tokens: s.router(contract.liveTokens, {
       create: async ({ req, params, body }) => {

@@ -2,12 +2,10 @@ import { contract } from '@gathercast/contract';
 import { initServer } from '@ts-rest/express';
 import { actorOf } from '../lib/actor';
 import type { AppContext } from '../lib/context';
-import { GatewayEventReads } from './event-reads';
-import { issueGatewayToken } from './gateway-token-service';
+import { issueGatewayToken, type TokenDeps } from './gateway-token-service';
 import { exchangeGuestToken } from './guest-sessions';
 import { integrationsService } from './integrations-service';
 import { PartnerKeys } from './partner-keys';
-import type { GatewayTokens } from './tokens';
 
 const s = initServer();
 
@@ -31,14 +29,9 @@ export const guestIntegrationsRoutes = (ctx: AppContext) => {
 };
 
 /** The gateway token and the guest-session exchange (public routes; credentials are optional). */
-export const gatewayRoutes = (ctx: AppContext, gatewayTokens: GatewayTokens) => {
+export const gatewayRoutes = (ctx: AppContext, deps: TokenDeps) => {
   // One key cache per process: imported PEMs and remote key sets are reused across exchanges.
   const partnerKeys = new PartnerKeys(ctx.config.webhookAllowInsecureUrls);
-  const deps = {
-    gatewayTokens,
-    publicBaseUrl: ctx.config.publicBaseUrl,
-    events: new GatewayEventReads(ctx.pool),
-  };
   return {
     token: s.route(contract.gateway.token, async ({ req, body }) => ({
       status: 200,

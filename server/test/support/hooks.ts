@@ -5,8 +5,8 @@ import { createTestDatabase } from './database';
 import { createWorkspace, type WorkspaceFixture } from './fixtures';
 import { startReplica } from './live';
 import { newPartner, type Partner } from './partner';
-import { startTestServer, type TestServer } from './server';
 import { testRedisUrl } from './redis';
+import { startTestServer, type TestServer } from './server';
 
 /*
  * Shared setup for test files, in the style of useWebhookTestServer (webhook-server.ts): each hook
@@ -23,19 +23,37 @@ export interface ServerWithWorkspace {
   anon: GathercastClient;
 }
 
+/** Environment overrides for a test server, as startTestServer takes them (undefined unsets a key). */
+export type TestServerEnv = Record<string, string | undefined>;
+
 /**
- * Starts a test server with a new workspace before the file's (or describe's) tests and closes the
- * server after them; `ready` gets the server, the workspace, a client with its key and an anonymous
- * client.
+ * Starts a test server (with `env`) before the file's (or describe's) tests and closes it after them;
+ * `ready` gets the server once it answers.
  */
-export function useServerWithWorkspace(ready: (started: ServerWithWorkspace) => void | Promise<void>): void {
+export function useTestServer(env: TestServerEnv, ready: (t: TestServer) => void | Promise<void>): void {
   let t: TestServer | undefined;
   beforeAll(async () => {
-    t = await startTestServer();
+    t = await startTestServer(env);
+    await ready(t);
+  });
+  afterAll(() => t?.close());
+}
+
+type WorkspaceReady = (started: ServerWithWorkspace) => void | Promise<void>;
+
+/**
+ * Starts a test server (with `env`, if given) and a new workspace before the file's (or describe's)
+ * tests and closes the server after them; `ready` gets the server, the workspace, a client with its
+ * key and an anonymous client.
+ */
+export function useServerWithWorkspace(ready: WorkspaceReady): void;
+export function useServerWithWorkspace(env: TestServerEnv, ready: WorkspaceReady): void;
+export function useServerWithWorkspace(...args: [WorkspaceReady] | [TestServerEnv, WorkspaceReady]): void {
+  const [env, ready] = args.length === 1 ? [{}, args[0]] : args;
+  useTestServer(env, async (t) => {
     const ws = await createWorkspace(t.databaseUrl);
     await ready({ t, ws, gc: t.client({ apiKey: ws.apiKey }), anon: t.client() });
   });
-  afterAll(() => t?.close());
 }
 
 /**

@@ -1,5 +1,6 @@
 import { liveClientMessageSchema, liveCloseCodes } from '@gathercast/contract';
 import type { LiveClientMessage, LiveServerMessage } from './generated/api';
+import { dialSocket } from './live-dial';
 import {
   Backoff,
   Heartbeat,
@@ -9,7 +10,7 @@ import {
   tokenExpired,
   welcomeTimeoutOf,
 } from './live-reconnect';
-import { LiveMessageStream, parseServerMessage } from './live-stream';
+import { LiveMessageStream } from './live-stream';
 import {
   LiveConnectionClosed,
   type LiveConnectOptions,
@@ -183,54 +184,19 @@ export class LiveConnection {
     return closed;
   }
 
-  /**
-   * Opens one socket; resolves at its `welcome`, rejects if it closes (or says `error`) before, or when
-   * no welcome came within `timeoutMs`.
-   */
+  /** Opens one socket; resolves at its `welcome` (see dialSocket). */
   private dial(url: string, timeoutMs: number): Promise<void> {
-    const socket = new this.Socket(url);
-    return new Promise((resolve, reject) => {
-      let welcomed = false;
-      const timer = setTimeout(() => {
-        // Given up: a welcome that still comes on this socket (a slow gateway) is not this connection's
-        // any more, or a `resumed` would be reported for a socket that is closing while the next
-        // attempt is already under way.
-        socket.onmessage = null;
-        socket.onclose = null;
-        socket.close(liveCloseCodes.normal, 'no welcome');
-        reject(new LiveConnectionClosed(1006, 'no welcome message in time'));
-      }, timeoutMs);
-      socket.onmessage = (event) => {
-        if (welcomed) this.heartbeat.heardFrom();
-        const message = parseServerMessage(event.data);
-        if (!message) return;
-        if (welcomed) return this.received(message);
-        if (message.type === 'welcome') {
-          clearTimeout(timer);
-          welcomed = true;
-          if (this.stopped) {
-            socket.close(liveCloseCodes.normal, '');
-            return reject(new LiveConnectionClosed(liveCloseCodes.normal, 'closed by the client'));
-          }
-          this.socket = socket;
-          this.heartbeat.watch(socket);
-          this.welcomed(message);
-          resolve();
-        } else if (message.type === 'error') {
-          clearTimeout(timer);
-          reject(
-            new LiveConnectionClosed(liveCloseCodes.policyViolation, `${message.code}: ${message.detail}`),
-          );
-        }
-      };
-      socket.onclose = (event) => {
-        clearTimeout(timer);
-        if (welcomed) this.dropped(socket, event.code, event.reason);
-        else reject(new LiveConnectionClosed(event.code, event.reason));
-      };
-      socket.onerror = () => {
-        // onclose follows with the code and reason.
-      };
+    return dialSocket(this.Socket, url, timeoutMs, {
+      welcomed: (socket, welcome) => {
+        if (this.stopped) return false;
+        this.socket = socket;
+        this.heartbeat.watch(socket);
+        this.welcomed(welcome);
+        return true;
+      },
+      heard: () => this.heartbeat.heardFrom(),
+      message: (message) => this.received(message),
+      dropped: (socket, code, reason) => this.dropped(socket, code, reason),
     });
   }
 

@@ -26,7 +26,7 @@ RUN pnpm --filter @gathercast/server deploy --prod --legacy /out \
 
 FROM node:24.21.0-bookworm-slim
 # tini as PID 1: signals reach node during startup too, and zombies are reaped.
-RUN apt-get update && apt-get install -y --no-install-recommends tini=0.19.0-1 && rm -rf /var/lib/apt/lists/*
+RUN apt-get update && apt-get install -y --no-install-recommends tini=0.19.0-1+b3 && rm -rf /var/lib/apt/lists/*
 ENV NODE_ENV=production PORT=3000 HOST=0.0.0.0
 WORKDIR /app
 # Owned by root and read-only to the process: the server writes nothing next to its code.

@@ -30,9 +30,9 @@ const maxOutbox = 100;
 
 /**
  * A typed connection to the live gateway (`GET /v1/live?token=`). Open it with the `url` of a gateway
- * token (`client.gateway.token({ body: { eventId } })`):
+ * token (`client.gateway.token({ eventId })`):
  *
- *   const { url } = await gc.gateway.token({ body: { eventId } });
+ *   const { url } = await gc.gateway.token({ eventId });
  *   const live = await LiveConnection.open(url);
  *   live.on('question.created', (m) => console.log(m.question.text));
  *   live.send({ type: 'question.create', text: 'When are the breakouts?' });

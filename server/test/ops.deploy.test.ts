@@ -5,9 +5,11 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ensureHaproxy, haproxyConfig, imageStartCommand, repoDir } from './support/cluster';
+import { dockerfileStages } from './support/dockerfile';
 
 /**
- * Docker is not on the test machines: what can be checked without it is checked here. The compose
+ * Docker is not on the test machines: what can be checked without it is checked here (and
+ * ops.image.test.ts builds and runs the image from the Dockerfile's instructions). The compose
  * file parses and wires three API processes, PostgreSQL, Redis and the balancer together with health
  * checks on /readyz; the image starts the server with the command the cluster test runs; the
  * balancer's configuration is valid with compose's settings.
@@ -29,15 +31,11 @@ const compose = parse(readFileSync(path.join(repoDir, 'compose.yaml'), 'utf8')) 
 const dockerfile = readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8');
 const apis = ['api1', 'api2', 'api3'];
 
-/** The instructions of the Dockerfile's last stage, line continuations joined. */
-const finalStage = () => {
-  const lines = dockerfile
-    .replace(/\\\n\s*/g, '')
-    .split('\n')
-    .filter((l) => l.trim() && !l.startsWith('#'));
-  const froms = lines.flatMap((l, i) => (l.startsWith('FROM ') ? [i] : []));
-  return lines.slice(froms.at(-1));
-};
+/** The instructions of the Dockerfile's last stage, as `OP args` lines. */
+const finalStage = () =>
+  dockerfileStages()
+    .at(-1)!
+    .instructions.map((i) => `${i.op} ${i.args}`);
 
 describe('compose.yaml', () => {
   it('runs PostgreSQL, Redis, three API processes and a load balancer', () => {

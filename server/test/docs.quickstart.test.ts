@@ -3,9 +3,11 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestServer } from './support/hooks';
 import { codeBlocks, repoRoot } from './support/markdown-blocks';
 import { freePort } from './support/ports';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
+import { eventually } from './support/wait';
 
 // docs/quickstart.md, run as a reader would: its curl steps in one shell, its receiver and its SDK
 // program as written. Only the addresses change (the test server's URL, free ports for the receivers),
@@ -16,11 +18,13 @@ let t: TestServer;
 let dir: string;
 const children: ChildProcess[] = [];
 
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
+});
+beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'gc-quickstart-'));
 });
-afterAll(async () => {
+afterAll(() => {
   // The whole process group, even when its leader has exited: the shell's background receiver outlives it.
   for (const child of children) {
     try {
@@ -28,7 +32,6 @@ afterAll(async () => {
     } catch {}
   }
   rmSync(dir, { recursive: true, force: true });
-  await t?.close();
 });
 
 /** Runs a command in its own process group (so background jobs can be stopped with it), collecting output. */
@@ -50,14 +53,6 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
   child.stderr!.on('data', (d) => (output += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { output: () => output, exited };
-}
-
-async function waitFor(check: () => boolean, what: () => string, budgetMs = 30_000): Promise<void> {
-  const deadline = Date.now() + budgetMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting: ${what()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 const withServer = (code: string) => code.replaceAll('http://localhost:3000', t.url);
@@ -89,12 +84,13 @@ describe('the quick start', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'endpoint.json'), 'utf8')).secret).toMatch(/^whsec_/);
     const eventId = JSON.parse(readFileSync(path.join(dir, 'event.json'), 'utf8')).id as string;
     const verified = (id: string) => new RegExp(`verified event\\.published [0-9a-f-]{36} \\(event ${id}\\)`);
-    await waitFor(
-      () =>
-        verified('00000000-0000-0000-0000-000000000000').test(shell.output()) &&
-        verified(eventId).test(shell.output()),
-      shell.output,
+    const output = await eventually(
+      async () => shell.output(),
+      (out) => verified('00000000-0000-0000-0000-000000000000').test(out) && verified(eventId).test(out),
+      30_000,
     );
+    expect(output).toMatch(verified('00000000-0000-0000-0000-000000000000'));
+    expect(output).toMatch(verified(eventId));
     expect(shell.output()).not.toContain('refused');
   }, 90_000);
 

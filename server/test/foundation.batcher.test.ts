@@ -12,7 +12,7 @@ function recording(linger: () => number = () => 0, maxBatch = 3) {
   const batcher = new Batcher<number, number>(
     async (inputs) => {
       batches.push(inputs);
-      await sleep(5);
+      await sleep(5); // the statement's round trip: the batch holds its slot meanwhile
       return inputs.map((i) => i * 10);
     },
     maxBatch,
@@ -40,6 +40,7 @@ describe('Batcher', () => {
   it('lets a batch fill for the linger before running it', async () => {
     const { batcher, batches } = recording(() => 20);
     const first = batcher.submit(1);
+    // Real time, well inside the 20 ms linger: the Batcher lingers with setTimeout and takes no clock.
     await sleep(5);
     const second = batcher.submit(2);
     expect(batches).toEqual([]);

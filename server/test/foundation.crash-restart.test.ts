@@ -8,6 +8,7 @@ import { runCommand } from './support/commands';
 import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
 import { freePort } from './support/ports';
 import { type ServerProcess, spawnServer, waitForReady } from './support/process';
+import { eventually } from './support/wait';
 
 /**
  * The built server (`node dist/main.js`) on the embedded PostgreSQL, SIGKILLed while writing: each
@@ -62,21 +63,29 @@ async function startReady(): Promise<ServerProcess> {
 }
 
 beforeAll(async () => {
-  const built = await runCommand(process.execPath, [require.resolve('tsup/dist/cli-default.js'), '--out-dir', bundleDir], {
-    cwd: serverDir,
-  });
+  const built = await runCommand(
+    process.execPath,
+    [require.resolve('tsup/dist/cli-default.js'), '--out-dir', bundleDir],
+    {
+      cwd: serverDir,
+    },
+  );
   if (built.status !== 0) throw new Error(`tsup failed:\n${built.stdout}\n${built.stderr}`);
 }, 120_000);
 
 afterAll(async () => {
-  for (const p of started) if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
+  for (const p of started)
+    if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGKILL');
   // Never leave a PostgreSQL behind: stop whatever still holds the data directory.
   if (existsSync(path.join(databaseDir, 'postmaster.pid'))) {
     const pid = lockPid();
     if (alive(pid)) {
       process.kill(pid, 'SIGINT');
-      const deadline = Date.now() + 30_000;
-      while (alive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await eventually(
+        async () => alive(pid),
+        (running) => !running,
+        30_000,
+      );
     }
   }
   rmSync(dataDir, { recursive: true, force: true });
@@ -142,9 +151,10 @@ describe('crash-proof restarts on the embedded PostgreSQL', () => {
     await writing$;
 
     const stored = await withDb(databaseUrl(), async (db) => {
-      const { rows } = await db.query<{ n: string }>('select count(*) as n from event where id = any($1::uuid[])', [
-        acknowledged,
-      ]);
+      const { rows } = await db.query<{ n: string }>(
+        'select count(*) as n from event where id = any($1::uuid[])',
+        [acknowledged],
+      );
       return Number(rows[0]!.n);
     });
     expect(stored).toBe(acknowledged.length);

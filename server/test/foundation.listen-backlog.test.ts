@@ -3,6 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from './support/database';
 import { ChildServer } from './support/process';
+import { eventually } from './support/wait';
 
 /**
  * A crashed process's audience reconnects to the others all at once. The kernel queues connections
@@ -44,11 +45,11 @@ describe('the listen backlog', () => {
     const sockets: net.Socket[] = [];
     try {
       for (let i = 0; i < crowd; i++) sockets.push(net.connect(port, '127.0.0.1').on('error', () => {}));
-      let queued = 0;
-      for (const until = Date.now() + 5000; queued < crowd && Date.now() < until; ) {
-        await new Promise((r) => setTimeout(r, 100));
-        queued = acceptQueueLength(port);
-      }
+      const queued = await eventually(
+        async () => acceptQueueLength(port),
+        (n) => n >= crowd,
+        5000,
+      );
       expect(queued).toBe(crowd);
     } finally {
       server.signal('SIGCONT');

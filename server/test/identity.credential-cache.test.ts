@@ -8,7 +8,7 @@ import { apiKeyOf, failure, type SignedUp, signUp } from './support/accounts';
 import { freePort } from './support/ports';
 import { spawnServer, waitForReady } from './support/process';
 import { startTestServer, type TestServer } from './support/server';
-import { eventBudgetMs } from './support/budgets';
+import { eventually } from './support/wait';
 
 // Two server instances on one database: each has its own pool, credential cache and listener, as two
 // processes would.
@@ -27,14 +27,6 @@ const sql = (text: string, params: unknown[] = []) =>
   a.server.ctx.orm.em.getConnection().execute(text, params);
 const members = (server: TestServer, owner: SignedUp, auth: { apiKey?: string; sessionToken?: string }) =>
   server.client(auth).members.list(owner.workspaceId);
-
-async function until(check: () => Promise<boolean> | boolean, ms = eventBudgetMs): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Counts the queries `server` sends on its hot-path pool while `fn` runs. */
 async function poolQueries(server: TestServer, fn: () => Promise<unknown>): Promise<number> {
@@ -117,7 +109,7 @@ describe('credential cache across processes', () => {
         () => false,
         (err: { status?: number }) => err.status === 401,
       );
-    await until(refusedOnB);
+    expect(await eventually(refusedOnB, (refused) => refused)).toBe(true);
   });
 
   it('serves nothing from the cache while its listener is disconnected, and resumes after reconnecting', async () => {
@@ -146,12 +138,22 @@ describe('credential cache across processes', () => {
         `select pg_terminate_backend(pid) from pg_stat_activity where application_name = ? and datname = current_database()`,
         [listenerApplicationName],
       );
-      await until(() => dropped);
+      expect(
+        await eventually(
+          async () => dropped,
+          (d) => d,
+        ),
+      ).toBe(true);
       expect(cache.leased).toBe(false);
       expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBeGreaterThan(0);
 
       reconnected = true;
-      await until(() => cache.leased);
+      expect(
+        await eventually(
+          async () => cache.leased,
+          (leased) => leased,
+        ),
+      ).toBe(true);
       await members(b, owner, { apiKey: key });
       expect(await poolQueries(b, () => members(b, owner, { apiKey: key }))).toBe(0);
     } finally {
@@ -246,6 +248,7 @@ describe('revocation barrier', () => {
   it('stops waiting for a process whose listener goes away', async () => {
     const client = await connectSilentListener();
     const started = performance.now();
+    // The listener goes away while the barrier waits on it (not an event the test waits for).
     setTimeout(() => void client.end(), 100);
     await changes.propagated();
     expect(performance.now() - started).toBeLessThan(options.leaseMs);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from './support/accounts';
-import { startSmtp, type TestSmtp } from './support/smtp';
 import { startTestServer, type TestServer } from './support/server';
-import { eventBudgetMs } from './support/budgets';
+import { startSmtp, type TestSmtp } from './support/smtp';
+import { eventually } from './support/wait';
 
 /** The SMTP path against a real SMTP server (smtp-server) on a loopback port. */
 let smtp: TestSmtp;
@@ -25,11 +25,9 @@ const decodeQuotedPrintable = (s: string) =>
 
 /** The first received email to the address that matches, waiting for it within the event budget. */
 const mailTo = async (address: string, matches: (decoded: string) => boolean = () => true) => {
-  const find = () =>
+  const find = async () =>
     smtp.received.find((m) => m.to.includes(address) && matches(decodeQuotedPrintable(m.raw)));
-  const deadline = Date.now() + eventBudgetMs;
-  while (!find() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return find();
+  return eventually(find, (mail) => mail !== undefined);
 };
 
 describe('email through SMTP (SMTP_URL set)', () => {

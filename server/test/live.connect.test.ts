@@ -1,19 +1,18 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { GathercastClient } from '@gathercast/sdk';
 import { TokenVerifier } from 'livekit-server-sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, refusal, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let gc: GathercastClient;
 const livekit = { key: 'devkey', secret: 'devsecret_devsecret_devsecret_devsecret' };
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 const grantsOf = async (token: string | null) =>
   (await new TokenVerifier(livekit.key, livekit.secret).verify(token!)).video!;
@@ -212,7 +211,8 @@ describe('live gateway: connecting', () => {
     );
     for (let i = 0; i < 40; i++) client.send({ type: 'ping' });
     expect(await client.next('error')).toMatchObject({ code: 'rate_limited' });
-    await new Promise((r) => setTimeout(r, 1200));
+    // The client slows down (the subject, not a wait for something): the rate bucket refills meanwhile.
+    await delay(1200);
     client.send({ type: 'ping' });
     await client.next('pong', () => true);
     expect(client.all('pong').length).toBeGreaterThanOrEqual(20);

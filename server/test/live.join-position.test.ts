@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { GathercastClient } from '@gathercast/sdk';
 import { describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server';
@@ -27,14 +28,16 @@ describe.each(liveBackends)('live gateway: the position a socket joins at (%s)',
       await LiveClient.join(b, await tokenFor(b, event.id, { role: 'viewer', anonymous: true })),
     ];
     const lines = Array.from({ length: 15 }, (_, i) => `line ${i}`);
+    // Joins spread over the 300 ms the host talks, and a line every 20 ms: the interleaving is the
+    // subject, so these are pacing, not waits for something.
     const joining = Array.from({ length: 30 }, async (_, i) => {
       const server = i % 2 ? a : b;
-      await new Promise((r) => setTimeout(r, i * 10));
+      await delay(i * 10);
       return LiveClient.join(server, await tokenFor(server, event.id, { role: 'viewer', anonymous: true }));
     });
     for (const text of lines) {
       host.send({ type: 'chat.send', text });
-      await new Promise((r) => setTimeout(r, 20));
+      await delay(20);
     }
     const viewers = [...early, ...(await Promise.all(joining))];
     host.send({ type: 'chat.send', text: 'end' });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { LiveServerMessage } from '@gathercast/contract';
 import {
   createClient,
@@ -6,17 +7,18 @@ import {
   LiveConnection,
   type WebSocketConstructor,
 } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import type { RunningServer } from '../src/server';
 import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { eventually, LiveClient, recorded, startReplica, tokenFor } from './support/live';
 import { ChildServer } from './support/process';
-import { startTestServer, type TestServer } from './support/server';
-import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 import { testRedisUrl } from './support/redis';
+import type { TestServer } from './support/server';
+import { startTcpProxy, type TcpProxy } from './support/tcp-proxy';
 
 /*
  * Resume through the real network path: the SDK's LiveConnection behind a loopback TCP proxy whose
@@ -104,15 +106,11 @@ describe('a live socket cut by the network', () => {
   let t: TestServer;
   let gc: GathercastClient;
   let proxy: TcpProxy;
-  beforeAll(async () => {
-    t = await startTestServer();
-    gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+  useServerWithWorkspace(async (started) => {
+    ({ t, gc } = started);
     proxy = await startTcpProxy(new URL(t.url).port as unknown as number);
   });
-  afterAll(async () => {
-    await proxy.close();
-    await t.close();
-  });
+  afterAll(() => proxy?.close());
 
   it('resumes after 5 s: every message once and in order, and no presence webhooks', async () => {
     const event = await eventIn(gc, 'live', features);
@@ -127,7 +125,8 @@ describe('a live socket cut by the network', () => {
     proxy.cut();
     await me.live.next('disconnected');
     await eventCarriesOn(host, voter, pollId);
-    await new Promise((r) => setTimeout(r, Math.max(0, 5000 - (Date.now() - cutAt))));
+    // The network stays cut for 5 s: the outage's length is the subject, not a wait for something.
+    await delay(Math.max(0, 5000 - (Date.now() - cutAt)));
     proxy.restore();
     expect(await resumed).toMatchObject({ replayed: 4 });
     host.send({ type: 'chat.send', text: 'after' });
@@ -148,15 +147,11 @@ describe('a resume after the window', () => {
   let gc: GathercastClient;
   let proxy: TcpProxy;
   const windowMs = 1000;
-  beforeAll(async () => {
-    t = await startTestServer({ LIVE_RESUME_WINDOW_MS: String(windowMs) });
-    gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+  useServerWithWorkspace({ LIVE_RESUME_WINDOW_MS: String(windowMs) }, async (started) => {
+    ({ t, gc } = started);
     proxy = await startTcpProxy(new URL(t.url).port as unknown as number);
   });
-  afterAll(async () => {
-    await proxy.close();
-    await t.close();
-  });
+  afterAll(() => proxy?.close());
 
   it('gets resume_failed, a fresh welcome and the snapshot; the SDK reports a reset', async () => {
     const event = await eventIn(gc, 'live', features);
@@ -182,7 +177,8 @@ describe('a resume after the window', () => {
       (p) => p.left === 1,
       10_000,
     );
-    await new Promise((r) => setTimeout(r, Math.max(0, windowMs + 100 - (Date.now() - sentAt))));
+    // The missed message ages out of the history window: the expiry is the subject, not a wait for something.
+    await delay(Math.max(0, windowMs + 100 - (Date.now() - sentAt)));
 
     const late = await LiveClient.join(t.server, token, query);
     expect(late.all('welcome')[0]!.resumed).toBeNull();

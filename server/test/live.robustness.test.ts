@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { setTimeout as delay } from 'node:timers/promises';
 import type { GathercastClient } from '@gathercast/sdk';
 import pg from 'pg';
 import pino from 'pino';
@@ -95,10 +96,11 @@ describe('live gateway: the per-socket rate', () => {
     const lines = 32;
     const held = 28;
     for (let i = 0; i < lines; i++) {
-      // 8 a second, as the client sends them; the first `held` pile up in the server meanwhile.
+      // 8 a second, as the client sends them; the first `held` pile up in the server meanwhile. The
+      // client's pace is the subject, not a wait for something.
       if (i === held) await blocker.query('commit');
       host.send({ type: 'chat.send', text: `line ${i}` });
-      await new Promise((r) => setTimeout(r, 125));
+      await delay(125);
     }
     await blocker.end();
     await host.next('chat.message', (m) => m.text === `line ${lines - 1}`);

@@ -1,12 +1,14 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { createClient } from '@gathercast/sdk';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { eventBudgetMs } from './support/budgets';
 import { createTestDatabase } from './support/database';
 import { eventIn } from './support/events';
 import { ChildServer } from './support/process';
 import { Receiver } from './support/receiver';
+import { eventually } from './support/wait';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
 
 /**
@@ -43,8 +45,11 @@ afterAll(async () => {
   if (savedRedisUrl !== undefined) process.env.REDIS_URL = savedRedisUrl;
 });
 
-/** One anonymous viewer's socket: its participantId (from welcome) and whether its join was committed. */
-function openViewer(socketUrl: string) {
+/**
+ * One anonymous viewer's socket: its participantId (from welcome) and whether its join was committed;
+ * `onCounted` is called when it is.
+ */
+function openViewer(socketUrl: string, onCounted: () => void) {
   const state = { participantId: '', counted: false };
   const ws = new WebSocket(socketUrl);
   ws.on('message', (data) => {
@@ -54,10 +59,22 @@ function openViewer(socketUrl: string) {
       // A socket's messages are handled once its join is written: the pong says it was committed.
       ws.send(JSON.stringify({ type: 'ping' }));
     }
-    if (m.type === 'pong') state.counted = true;
+    if (m.type === 'pong') {
+      state.counted = true;
+      onCounted();
+    }
   });
   ws.on('error', () => {});
   return { state, ws };
+}
+
+/** Resolves as `event` does, or fails with `what()` once the event budget has passed. */
+async function withinBudget(event: Promise<void>, what: () => string): Promise<void> {
+  const budget = new AbortController();
+  const timedOut = delay(eventBudgetMs, undefined, { signal: budget.signal }).then(() => {
+    throw new Error(what());
+  });
+  await Promise.race([event, timedOut]).finally(() => budget.abort());
 }
 
 describe('live joins under a crash', () => {
@@ -71,12 +88,14 @@ describe('live joins under a crash', () => {
       Array.from({ length: viewers }, () => anonymous.gateway.token({ eventId: event.id })),
     );
 
-    const crowd = tokens.map((t) => openViewer(t.url));
-    const deadline = Date.now() + eventBudgetMs;
-    while (crowd.filter((v) => v.state.counted).length < killAfter) {
-      if (Date.now() > deadline) throw new Error('viewers did not join');
-      await new Promise((r) => setTimeout(r, 5));
-    }
+    // The kill comes as the killAfter-th join is counted, while the rest of the crowd is still joining.
+    let joinsCounted = 0;
+    let enoughJoined!: () => void;
+    const killPoint = new Promise<void>((resolve) => {
+      enoughJoined = resolve;
+    });
+    const crowd = tokens.map((t) => openViewer(t.url, () => ++joinsCounted === killAfter && enoughJoined()));
+    await withinBudget(killPoint, () => `viewers did not join: ${joinsCounted} of ${killAfter} counted`);
     await server!.kill();
     for (const v of crowd) v.ws.terminate();
 
@@ -114,12 +133,10 @@ describe('live joins under a crash', () => {
       }
       return ids;
     };
-    const delivered = Date.now() + eventBudgetMs;
-    while ([...committed].some((id) => !idsOf().has(id))) {
-      if (Date.now() > delivered) throw new Error(`webhooks missing: ${committed.size - idsOf().size}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    const ids = idsOf();
+    const ids = await eventually(
+      async () => idsOf(),
+      (got) => [...committed].every((id) => got.has(id)),
+    );
     expect(new Set(ids.keys())).toEqual(committed);
     for (const [participantId, set] of ids)
       expect({ participantId, ids: set.size }).toEqual({ participantId, ids: 1 });

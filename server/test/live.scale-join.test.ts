@@ -6,6 +6,7 @@ import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
 import { LiveClient, startReplica, tokenFor } from './support/live';
 import { type OtlpCollector, type OtlpSpan, spanAttribute, startCollector } from './support/otel-collector';
+import { eventually } from './support/wait';
 
 /*
  * A join must cost the same whatever the audience: the messages the gateway sends for it and the
@@ -58,20 +59,18 @@ async function statementsOfJoin(from: number, to: number): Promise<string[]> {
     const ms = Number(BigInt(s.startTimeUnixNano) / 1_000_000n);
     return ms >= from && ms <= to;
   };
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const join = collector.spans.find((s) => s.name === 'live.join' && inWindow(s));
-    if (join) {
-      // The join span is exported when it ends, after its statements' spans.
-      return collector.spans
-        .filter((s) => s.traceId === join.traceId && s.name.startsWith('pg '))
-        .map((s) => String(spanAttribute(s, 'db.query.text') ?? s.name))
-        .map((text) => text.replace(/\s+/g, ' ').trim())
-        .sort();
-    }
-    if (Date.now() > deadline) throw new Error('the join span was not exported');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const join = await eventually(
+    async () => collector.spans.find((s) => s.name === 'live.join' && inWindow(s)),
+    (span) => span !== undefined,
+    15_000,
+  );
+  expect(join, 'the join span exported').toBeDefined();
+  // The join span is exported when it ends, after its statements' spans.
+  return collector.spans
+    .filter((s) => s.traceId === join!.traceId && s.name.startsWith('pg '))
+    .map((s) => String(spanAttribute(s, 'db.query.text') ?? s.name))
+    .map((text) => text.replace(/\s+/g, ' ').trim())
+    .sort();
 }
 
 /**

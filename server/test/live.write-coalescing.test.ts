@@ -30,7 +30,10 @@ class FakeSocket {
   }
 }
 
-/** Longer than the gap that ends a burst. */
+/**
+ * Longer than the gap that ends a burst. Real time: write-coalescing.ts reads performance.now() and
+ * arms its own timer, with no clock to inject; the quiet moment is the subject, not a wait for something.
+ */
 const quietly = () => sleep(30);
 
 /** What the connection does for each message: coalesce, then write. */

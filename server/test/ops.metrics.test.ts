@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventBudgetMs, repeatedRaceBudgetMs } from './support/budgets';
 import { createWorkspace } from './support/fixtures';
+import { useTestServer } from './support/hooks';
 import { Receiver } from './support/receiver';
 import { startTestServer, type TestServer } from './support/server';
+import { eventually } from './support/wait';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
-import { eventBudgetMs, repeatedRaceBudgetMs } from './support/budgets';
 
 const platformKey = 'test-platform-key';
 
@@ -23,12 +25,13 @@ function sample(text: string, series: string): number | undefined {
 describe('GET /metrics', () => {
   let t: TestServer;
   let rx: Receiver;
+  useTestServer({}, (started) => {
+    t = started;
+  });
   beforeAll(async () => {
-    [t, rx] = await Promise.all([startTestServer(), Receiver.start()]);
+    rx = await Receiver.start();
   });
-  afterAll(async () => {
-    await Promise.all([t.close(), rx.close()]);
-  });
+  afterAll(() => rx?.close());
 
   it('refuses callers without the platform key with 401 problem+json, also workspace API keys', async () => {
     const ws = await createWorkspace(t.databaseUrl);
@@ -118,13 +121,11 @@ describe('GET /metrics', () => {
     await gc.events.publish(event.id);
     await rx.waitFor(() => rx.to('metrics').length === 1, eventBudgetMs, 'the delivery');
     // The attempt is recorded just after the receiver answered.
-    const deadline = Date.now() + eventBudgetMs;
-    let after = await scrape(t);
     const succeeded = 'gathercast_webhook_attempts_total{outcome="succeeded"}';
-    while ((sample(after, succeeded) ?? 0) <= (sample(before, succeeded) ?? 0) && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 50));
-      after = await scrape(t);
-    }
+    const after = await eventually(
+      () => scrape(t),
+      (text) => (sample(text, succeeded) ?? 0) > (sample(before, succeeded) ?? 0),
+    );
     expect((sample(after, succeeded) ?? 0) - (sample(before, succeeded) ?? 0)).toBe(1);
     const latency = 'gathercast_webhook_delivery_latency_seconds_count';
     expect((sample(after, latency) ?? 0) - (sample(before, latency) ?? 0)).toBe(1);

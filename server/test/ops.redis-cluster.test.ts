@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { GathercastClient } from '@gathercast/sdk';
 import { createClient } from '@gathercast/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,13 +148,14 @@ describe.each([
     ];
     const sent: string[] = [];
     let sending = true;
-    // A steady stream of chat (every 150 ms: within a socket's 10 messages a second) from before the failover until after it.
+    // A steady stream of chat (every 150 ms: within a socket's 10 messages a second) from before the failover until after it:
+    // the load's pace, not a wait for something.
     const stream = (async () => {
       while (sending) {
         const text = `c${sent.length}`;
         sent.push(text);
         host.send({ type: 'chat.send', text });
-        await new Promise((r) => setTimeout(r, 150));
+        await delay(150);
       }
     })();
     await viewers[1]!.next('chat.message', (m) => m.text === 'c5');

@@ -1,21 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { retentionRules, retentionTask, retentionWindows } from '../src/db/retention';
 import { emailTask } from '../src/email/queue';
 import { signUp } from './support/accounts';
 import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
+import { eventually } from './support/wait';
 
 /**
  * One scheduled retention job keeps every growing table within its window: rows aged past it (their
  * timestamps moved back) go, rows inside it stay.
  */
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 const day = 24 * 3600;
 
@@ -124,12 +125,18 @@ async function remaining(db: pg.Client, mark: string, accountId: string) {
 async function runRetention(db: pg.Client) {
   const { rows } = await db.query('select (graphile_worker.add_job($1)).id as id', [retentionTask]);
   const id = rows[0].id;
-  for (;;) {
-    const left = await db.query('select attempts, last_error from graphile_worker.jobs where id = $1', [id]);
-    if (left.rows.length === 0) return;
-    if (left.rows[0].last_error) throw new Error(`retention job failed: ${left.rows[0].last_error}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  const job = await eventually(
+    async () =>
+      (
+        await db.query<{ last_error: string | null }>(
+          'select attempts, last_error from graphile_worker.jobs where id = $1',
+          [id],
+        )
+      ).rows[0],
+    (left) => left === undefined || Boolean(left.last_error),
+  );
+  if (job?.last_error) throw new Error(`retention job failed: ${job.last_error}`);
+  expect(job, 'the retention job finished').toBeUndefined();
 }
 
 describe('retention', () => {

@@ -3,9 +3,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeTracing, tracingRequested } from '../src/lib/tracing';
 import { createWorkspace } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
-import { eventBudgetMs } from './support/budgets';
+import { useTestServer } from './support/hooks';
 import { type OtlpCollector, spanAttribute, startCollector } from './support/otel-collector';
+import { startTestServer, type TestServer } from './support/server';
+import { eventually } from './support/wait';
 
 describe('OpenTelemetry traces', () => {
   it('are off without OTEL_* variables: no tracer, pg untouched', async () => {
@@ -28,17 +29,20 @@ describe('OpenTelemetry traces', () => {
     let collector: OtlpCollector;
     let t: TestServer;
     const saved = { ...process.env };
+    // Registered before the server's hook: the variables are set before it starts, and restored (the
+    // collector closed) after it has closed.
     beforeAll(async () => {
       collector = await startCollector();
       process.env.OTEL_EXPORTER_OTLP_ENDPOINT = collector.url;
       process.env.OTEL_BSP_SCHEDULE_DELAY = '50';
       process.env.OTEL_SERVICE_NAME = 'gathercast-test';
-      t = await startTestServer();
     });
     afterAll(async () => {
-      await t.close();
       process.env = saved;
       await collector.close();
+    });
+    useTestServer({}, (started) => {
+      t = started;
     });
 
     it("exports one request's server span (named by route template, continuing the caller's traceparent) with its pg spans", async () => {
@@ -49,24 +53,21 @@ describe('OpenTelemetry traces', () => {
         headers: { 'x-api-key': ws.apiKey, traceparent: `00-${traceId}-${callerSpan}-01` },
       });
       expect(res.status).toBe(200);
-      const deadline = Date.now() + eventBudgetMs;
       const ofTrace = () => collector.spans.filter((s) => s.traceId === traceId);
-      while (
-        !ofTrace().some((s) => s.name.startsWith('pg ')) ||
-        !ofTrace().some((s) => s.parentSpanId === callerSpan)
-      ) {
-        if (Date.now() > deadline)
-          throw new Error(`spans not exported: ${JSON.stringify(ofTrace().map((s) => s.name))}`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      const server = ofTrace().find((s) => s.parentSpanId === callerSpan)!;
-      expect(server.name).toBe('GET /v1/events');
-      expect(spanAttribute(server, 'http.route')).toBe('/v1/events');
-      expect(spanAttribute(server, 'http.response.status_code')).toBe(200);
+      await eventually(
+        async () => ofTrace(),
+        (spans) =>
+          spans.some((s) => s.name.startsWith('pg ')) && spans.some((s) => s.parentSpanId === callerSpan),
+      );
+      const server = ofTrace().find((s) => s.parentSpanId === callerSpan);
+      expect(server, `the server span among ${JSON.stringify(ofTrace().map((s) => s.name))}`).toBeDefined();
+      expect(server!.name).toBe('GET /v1/events');
+      expect(spanAttribute(server!, 'http.route')).toBe('/v1/events');
+      expect(spanAttribute(server!, 'http.response.status_code')).toBe(200);
       const queries = ofTrace().filter((s) => s.name.startsWith('pg '));
       expect(queries.length).toBeGreaterThan(0);
       for (const q of queries) {
-        expect(q.parentSpanId).toBe(server.spanId);
+        expect(q.parentSpanId).toBe(server!.spanId);
         expect(String(spanAttribute(q, 'db.query.text'))).not.toContain(ws.apiKey);
       }
     });

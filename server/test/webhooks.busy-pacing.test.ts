@@ -1,5 +1,6 @@
-import { eventBudgetMs } from './support/budgets';
+import { setTimeout as delay } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
+import { eventBudgetMs } from './support/budgets';
 import type { Receiver } from './support/receiver';
 import type { TestServer } from './support/server';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
@@ -84,7 +85,8 @@ describe('webhook delivery during a burst', () => {
           data: { participantId: `anon:${i}`, anonymous: true, role: 'viewer' },
         });
       await rx.waitFor(() => rx.to('paced').length >= 2, eventBudgetMs, 'deliveries while busy');
-      await new Promise((r) => setTimeout(r, 1000));
+      // A second of the busy rate: the pace over elapsed time is the subject, not a wait for something.
+      await delay(1000);
       // Nothing arrives before it started: by now at most one attempt plus one per 1/busyRate s began.
       const seconds = (Date.now() - started) / 1000;
       expect(rx.to('paced').length).toBeLessThanOrEqual(1 + Math.ceil(seconds * busyRate));
@@ -104,7 +106,8 @@ describe('webhook delivery during a burst', () => {
     expect(mostAtOnce('catching-up')).toBeLessThanOrEqual(catchUpConcurrency);
 
     await onlyEndpoint('caught-up');
-    await new Promise((r) => setTimeout(r, Math.max(0, catchUpMs - (Date.now() - burstAt)) + 200));
+    // WEBHOOK_CATCH_UP_MS runs out: its expiry is the subject, not a wait for something.
+    await delay(Math.max(0, catchUpMs - (Date.now() - burstAt)) + 200);
     await joinsFor('caught-up', 12);
     expect(mostAtOnce('caught-up')).toBeGreaterThan(catchUpConcurrency);
   });

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entities } from '../src/app/entities';
@@ -8,6 +9,7 @@ import { fanOut } from '../src/webhooks/queue';
 import { createTestDatabase } from './support/database';
 import { ChildServer } from './support/process';
 import { Receiver } from './support/receiver';
+import { eventually } from './support/wait';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
 
 /**
@@ -26,8 +28,6 @@ let rx: Receiver;
 let db: pg.Client;
 let server: ChildServer | undefined;
 let url: string;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   databaseUrl = await createTestDatabase();
@@ -72,6 +72,8 @@ describe('no loss under crashes', () => {
     const acknowledged = new Set<string>(); // delivery ids the API answered 202 for
     const publishedEvents = new Set<string>(); // live events the API answered 200 to publish for
     let apiErrors = 0;
+    /** Resolves once the server killed last is answering again (the killer restarts it). */
+    let serverBack: Promise<void> = Promise.resolve();
 
     /**
      * One API call. Refused connections mean the server is down and nothing was done: wait for the
@@ -84,7 +86,7 @@ describe('no loss under crashes', () => {
           return await fetch(`${url}${path}`, { method, headers, body: JSON.stringify(body) });
         } catch (err) {
           if ((err as { cause?: { code?: string } }).cause?.code !== 'ECONNREFUSED') return 'cut';
-          await sleep(100);
+          await serverBack;
         }
       }
     };
@@ -125,9 +127,15 @@ describe('no loss under crashes', () => {
     let killing = true;
     const killer = (async () => {
       for (let k = 0; k < kills && killing; k++) {
-        await sleep(400 + Math.random() * 1200);
+        // A random moment of the load: the kill's timing is the subject, not a wait for something.
+        await delay(400 + Math.random() * 1200);
+        let restarted!: () => void;
+        serverBack = new Promise((resolve) => {
+          restarted = resolve;
+        });
         await server!.kill();
         await server!.restart();
+        restarted();
       }
     })();
     const inFlight = new Set<Promise<void>>();
@@ -135,7 +143,7 @@ describe('no loss under crashes', () => {
       const p = change(i).finally(() => inFlight.delete(p));
       inFlight.add(p);
       if (inFlight.size >= 8) await Promise.race(inFlight);
-      await sleep(20);
+      await delay(20); // the load's steady pace, not a wait for something
     }
     await Promise.all(inFlight);
     killing = false;
@@ -143,14 +151,16 @@ describe('no loss under crashes', () => {
     await orm.close(true);
 
     // Wait until every committed delivery has succeeded (flaky 500s are retried in ms).
-    const deadline = Date.now() + 150_000;
-    let pending = -1;
-    while (Date.now() < deadline) {
-      const r = await db.query(`select count(*)::int as n from webhook_delivery where status <> 'succeeded'`);
-      pending = r.rows[0].n;
-      if (pending === 0) break;
-      await sleep(250);
-    }
+    const pending = await eventually(
+      async () =>
+        (
+          await db.query<{ n: number }>(
+            `select count(*)::int as n from webhook_delivery where status <> 'succeeded'`,
+          )
+        ).rows[0]!.n,
+      (n) => n === 0,
+      150_000,
+    );
     expect(pending).toBe(0);
 
     const rows = (

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Batcher } from '../src/lib/batcher';
 
 /**
@@ -38,14 +38,21 @@ describe('Batcher', () => {
   });
 
   it('lets a batch fill for the linger before running it', async () => {
-    const { batcher, batches } = recording(() => 20);
-    const first = batcher.submit(1);
-    // Real time, well inside the 20 ms linger: the Batcher lingers with setTimeout and takes no clock.
-    await sleep(5);
-    const second = batcher.submit(2);
-    expect(batches).toEqual([]);
-    expect(await Promise.all([first, second])).toEqual([10, 20]);
-    expect(batches).toEqual([[1, 2]]);
+    // The linger is a setTimeout: fake timers move it to the millisecond.
+    vi.useFakeTimers();
+    try {
+      const { batcher, batches } = recording(() => 20);
+      const first = batcher.submit(1);
+      await vi.advanceTimersByTimeAsync(19);
+      const second = batcher.submit(2);
+      expect(batches).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(batches).toEqual([[1, 2]]);
+      await vi.advanceTimersByTimeAsync(5);
+      expect(await Promise.all([first, second])).toEqual([10, 20]);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('runs a full batch at once, lingering or not', async () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 import { startSmtp, type TestSmtp } from './support/smtp';
 import { eventually } from './support/wait';
 
@@ -10,12 +11,14 @@ let t: TestServer;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await startTestServer({ SMTP_URL: smtp.url, EMAIL_FROM: 'Gathercast <no-reply@gathercast.test>' });
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => smtp.close());
+useTestServer(
+  () => ({ SMTP_URL: smtp.url, EMAIL_FROM: 'Gathercast <no-reply@gathercast.test>' }),
+  (started) => {
+    t = started;
+  },
+);
 
 /** Undoes quoted-printable soft breaks and escapes, enough to find links in the parts. */
 const decodeQuotedPrintable = (s: string) =>

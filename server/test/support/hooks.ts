@@ -25,15 +25,20 @@ export interface ServerWithWorkspace {
 
 /** Environment overrides for a test server, as startTestServer takes them (undefined unsets a key). */
 export type TestServerEnv = Record<string, string | undefined>;
+/**
+ * The overrides, or a function that gives them when the server starts: for a value that an earlier
+ * beforeAll sets up (a fake SMTP server's URL, another server's database).
+ */
+export type EnvAtStart = TestServerEnv | (() => TestServerEnv);
 
 /**
  * Starts a test server (with `env`) before the file's (or describe's) tests and closes it after them;
  * `ready` gets the server once it answers.
  */
-export function useTestServer(env: TestServerEnv, ready: (t: TestServer) => void | Promise<void>): void {
+export function useTestServer(env: EnvAtStart, ready: (t: TestServer) => void | Promise<void>): void {
   let t: TestServer | undefined;
   beforeAll(async () => {
-    t = await startTestServer(env);
+    t = await startTestServer(typeof env === 'function' ? env() : env);
     await ready(t);
   });
   afterAll(() => t?.close());
@@ -47,8 +52,8 @@ type WorkspaceReady = (started: ServerWithWorkspace) => void | Promise<void>;
  * key and an anonymous client.
  */
 export function useServerWithWorkspace(ready: WorkspaceReady): void;
-export function useServerWithWorkspace(env: TestServerEnv, ready: WorkspaceReady): void;
-export function useServerWithWorkspace(...args: [WorkspaceReady] | [TestServerEnv, WorkspaceReady]): void {
+export function useServerWithWorkspace(env: EnvAtStart, ready: WorkspaceReady): void;
+export function useServerWithWorkspace(...args: [WorkspaceReady] | [EnvAtStart, WorkspaceReady]): void {
   const [env, ready] = args.length === 1 ? [{}, args[0]] : args;
   useTestServer(env, async (t) => {
     const ws = await createWorkspace(t.databaseUrl);

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyOf, failure, mailboxOf, signUp, type SignedUp, uniqueEmail } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyOf, failure, mailboxOf, type SignedUp, signUp, uniqueEmail } from './support/accounts';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 function sql(text: string, params: unknown[] = []) {
   return t.server.ctx.orm.em.getConnection().execute(text, params);

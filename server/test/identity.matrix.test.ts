@@ -1,17 +1,17 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyOf, signUp, type SignedUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { apiKeyOf, type SignedUp, signUp } from './support/accounts';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * Every management route of identity and tenancy × every kind of caller → the exact status and code
  * (Authentication rules 7, 8 and 10; another workspace's resources are 404).
  */
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 type Policy = 'member' | 'admin' | 'memberSession' | 'apiKey';
 type Caller =

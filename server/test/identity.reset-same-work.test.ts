@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { signUp, uniqueEmail } from './support/accounts';
 import { withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * A password-reset request does the same work for an address with an account and one without: the
@@ -9,10 +10,9 @@ import { startTestServer, type TestServer } from './support/server';
  * the database: a token row stored and an email queued, or not.)
  */
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 /** The SQL statements the server's ORM runs while `call` is in flight. */
 async function statementsDuring(call: () => Promise<unknown>): Promise<string[]> {

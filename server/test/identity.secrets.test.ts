@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/lib/secrets';
 import { failure, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ LOG_LEVEL: 'debug' });
+useTestServer({ LOG_LEVEL: 'debug' }, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 const tokenIn = (url: string) => /(gc[a-z]_[A-Za-z0-9_-]{43})/.exec(url)![1]!;
 

@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { type RunningServer, startServer } from '../src/server';
 import { failure, signUp, uniqueEmail } from './support/accounts';
+import { useTestServer } from './support/hooks';
 import { freePort } from './support/ports';
-import { startTestServer, type TestServer } from './support/server';
 import { testRedisUrl } from './support/redis';
+import type { TestServer } from './support/server';
 
 /** TRUST_PROXY lets each test speak from its own client address (X-Forwarded-For). */
 const addressOf = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
@@ -39,10 +40,9 @@ for (const store of ['PostgreSQL', 'Redis'] as const) {
       ...(store === 'Redis' ? { REDIS_URL: testRedisUrl() } : {}),
     };
     let t: TestServer;
-    beforeAll(async () => {
-      t = await startTestServer(env);
+    useTestServer(env, (started) => {
+      t = started;
     });
-    afterAll(() => t.close());
 
     it('refuses the 11th attempt for an email after 10 failures with 429 rate_limited and Retry-After', async () => {
       const person = await signUp(t);

@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyOf, failure, type SignedUp, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 /** An owner with a second account joined as member (through a link invite). */
 async function teamOf(

@@ -1,17 +1,15 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 const join = async (eventId: string, role: 'viewer' | 'host' | 'speaker' = 'viewer') =>
   LiveClient.join(
@@ -25,9 +23,19 @@ describe('live gateway: the audience of a broadcast', () => {
     const first = await join(event.id);
     const counted = await first.next('audience');
     expect(first.messages[0]!.type).toBe('welcome');
-    expect(counted.byRole).toEqual({ host: 0, speaker: 0, participant: 0, viewer: expect.any(Number), workspace_admin: 0 });
+    expect(counted.byRole).toEqual({
+      host: 0,
+      speaker: 0,
+      participant: 0,
+      viewer: expect.any(Number),
+      workspace_admin: 0,
+    });
     const others = [await join(event.id), await join(event.id), await join(event.id, 'speaker')];
-    const settled = await first.next('audience', (m) => m.byRole.viewer === 3 && m.byRole.speaker === 1, 8000);
+    const settled = await first.next(
+      'audience',
+      (m) => m.byRole.viewer === 3 && m.byRole.speaker === 1,
+      8000,
+    );
     expect(settled.total).toBe(4);
     expect(first.all('presence.joined')).toEqual([]);
     await others[0]!.close();

@@ -1,9 +1,9 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 /**
  * A meeting of 50 is a small audience: every vote, reaction and chat line reaches everyone at once
@@ -13,11 +13,9 @@ const size = 50;
 
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer({ LOG_LEVEL: 'warn' });
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace({ LOG_LEVEL: 'warn' }, (started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 describe('a small audience', () => {
   it('hears each vote, reaction and chat line at once as its own message, never in a batch', async () => {

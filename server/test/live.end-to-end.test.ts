@@ -1,19 +1,19 @@
 import { type GathercastClient, LiveConnection, type WebSocketConstructor } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { type SignedUp, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 // The whole path an integrator takes: a gateway token from the API, then the SDK's LiveConnection.
 let t: TestServer;
 let owner: SignedUp;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, async (started) => {
+  t = started;
   owner = await signUp(t, 'owner', 'Olive Owner');
   gc = owner.client;
 });
-afterAll(() => t.close());
 
 const open = (url: string) =>
   LiveConnection.open(url, { WebSocket: WebSocket as unknown as WebSocketConstructor });

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { GathercastClient } from '@gathercast/sdk';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { GatewayClaims } from '../src/gateway/tokens';
 import { eventIn } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, refusal, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 /*
  * The live gateway's limits (docs/live-gateway.md): open sockets per participant and per client
@@ -15,16 +16,17 @@ import { startTestServer, type TestServer } from './support/server';
  */
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer({
+useServerWithWorkspace(
+  {
     LIVE_MAX_SOCKETS_PER_PARTICIPANT: '2',
     LIVE_MAX_SOCKETS_PER_ADDRESS: '4',
     // The test's clients are on the machine itself: count them like remote ones.
     CAP_LOOPBACK_ADDRESSES: 'true',
-  });
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-});
-afterAll(() => t?.close());
+  },
+  (started) => {
+    ({ t, gc } = started);
+  },
+);
 
 async function refusals(reason: string): Promise<number> {
   const res = await fetch(`${t.url}/metrics`, { headers: { 'x-platform-key': 'test-platform-key' } });

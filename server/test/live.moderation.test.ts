@@ -1,17 +1,15 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 type Feature = 'qa' | 'chat' | 'polls' | 'reactions';
 const liveEvent = (featureSet: Feature[] = ['chat', 'polls', 'reactions']) =>

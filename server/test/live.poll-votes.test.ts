@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type PollVoteOutcome, PollVotes } from '../src/live/poll-votes';
 import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * Poll votes are written in groups, yet exactly: one vote per participant and poll however the votes
@@ -13,12 +14,12 @@ import { startTestServer, type TestServer } from './support/server';
  */
 let t: TestServer;
 const pools: pg.Pool[] = [];
-beforeAll(async () => {
-  t = await startTestServer({ LOG_LEVEL: 'warn' });
+useTestServer({ LOG_LEVEL: 'warn' }, (started) => {
+  t = started;
 });
+// Registered after the server's hook, so it runs before the server closes.
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.end()));
-  await t.close();
 });
 
 function votesOfAProcess(): PollVotes {

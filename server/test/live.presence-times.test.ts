@@ -1,9 +1,10 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { eventually, LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 /*
  * Presence facts (participant.joined, participant.left: what attendance reports are computed from)
@@ -15,11 +16,9 @@ const windowMs = 2000;
 let t: TestServer;
 let gc: GathercastClient;
 
-beforeAll(async () => {
-  t = await startTestServer({ LIVE_RESUME_WINDOW_MS: String(windowMs) });
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace({ LIVE_RESUME_WINDOW_MS: String(windowMs) }, (started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t?.close());
 
 /** When the participant's presence fact of `type` says it happened (ms), once it is recorded. */
 async function factTime(eventId: string, type: string, participantId: string): Promise<number> {

@@ -3,10 +3,11 @@ import type { GathercastClient } from '@gathercast/sdk';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { eventually, LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
 import { testRedisUrl } from './support/redis';
+import type { TestServer } from './support/server';
 
 /*
  * The event history a resume replays from is bounded per event, by count (LIVE_HISTORY_MAX) and by
@@ -24,18 +25,18 @@ describe.each([
   let t: TestServer;
   let gc: GathercastClient;
   let redis: Redis | undefined;
-  beforeAll(async () => {
-    t = await startTestServer({
-      LIVE_HISTORY_MAX: String(max),
-      LIVE_RESUME_WINDOW_MS: String(windowMs),
-      ...env,
-    });
-    gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+  useServerWithWorkspace(
+    { LIVE_HISTORY_MAX: String(max), LIVE_RESUME_WINDOW_MS: String(windowMs), ...env },
+    (started) => {
+      ({ t, gc } = started);
+    },
+  );
+  // Registered after the server's hooks: connected once the server is up, disconnected before it closes.
+  beforeAll(() => {
     if (backend === 'Redis') redis = new Redis(redisUrl);
   });
-  afterAll(async () => {
+  afterAll(() => {
     redis?.disconnect();
-    await t.close();
   });
 
   /** What the store keeps for the event: each envelope's seq and age (by the store's own clock). */
@@ -120,7 +121,10 @@ describe.each([
       [seqs[0]!, seqs[1]!, seqs[2]!, seqs[4]!].map((after) => resume(after)),
     );
     expect(trimmed!.all('error')).toMatchObject([{ code: 'resume_failed' }]);
-    const replayed = (c: LiveClient) => [c.all('welcome')[0]!.resumed, c.all('chat.message').map((m) => m.text)];
+    const replayed = (c: LiveClient) => [
+      c.all('welcome')[0]!.resumed,
+      c.all('chat.message').map((m) => m.text),
+    ];
     expect(replayed(fromTwo!)).toEqual([{ after: seqs[1], replayed: 3 }, ['line 3', 'line 4', 'line 5']]);
     expect(replayed(fromThree!)).toEqual([{ after: seqs[2], replayed: 2 }, ['line 4', 'line 5']]);
     expect(replayed(fromFive!)).toEqual([{ after: seqs[4], replayed: 0 }, []]);

@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { repeatedRaceBudgetMs, waitUntil } from './support/budgets';
 import { eventIn } from './support/events';
 import { withDb } from './support/fixtures';
+import { useTestServer } from './support/hooks';
 import { LiveClient, tokenFor } from './support/live';
 import { Receiver } from './support/receiver';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 import { fastWebhookEnv } from './support/webhook-server';
 
@@ -17,13 +18,13 @@ const viewers = 150;
 
 let t: TestServer;
 let rx: Receiver;
+// Registered before the server's hooks: the receiver starts before the server and closes after it.
 beforeAll(async () => {
-  t = await startTestServer({ ...fastWebhookEnv, LOG_LEVEL: 'warn' });
   rx = await Receiver.start();
 });
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
+afterAll(() => rx?.close());
+useTestServer({ ...fastWebhookEnv, LOG_LEVEL: 'warn' }, (started) => {
+  t = started;
 });
 
 describe('live Q&A at scale', () => {

@@ -1,15 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { hashSecret } from '../src/lib/secrets';
 import { withoutUserData } from '../src/logger';
 import { failure, mailboxOf, signUp } from './support/accounts';
 import { eventIn } from './support/events';
 import { withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ LOG_LEVEL: 'debug' });
+useTestServer({ LOG_LEVEL: 'debug' }, async (started) => {
+  t = started;
   // The database refuses rows whose name carries the marker, so the statements that write a password
   // hash, a key hash, a name and an email fail the way a real outage or constraint would.
   await withDb(t.databaseUrl, (db) =>
@@ -25,7 +26,6 @@ beforeAll(async () => {
     `),
   );
 });
-afterAll(() => t.close());
 
 const unique = () => randomBytes(4).toString('hex');
 

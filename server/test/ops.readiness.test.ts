@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createWorkspace } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
 import { testRedisUrl } from './support/redis';
+import { startTestServer, type TestServer } from './support/server';
 
 describe('/readyz', () => {
   it('answers 200 naming each part it checked: database, webhook worker, Redis (disabled without REDIS_URL)', async () => {
@@ -52,7 +53,10 @@ describe('/readyz', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('content-type')).toContain('application/problem+json');
       const body = await res.json();
-      expect(body).toMatchObject({ code: 'service_unavailable', checks: { database: 'ok', webhook_worker: 'failing' } });
+      expect(body).toMatchObject({
+        code: 'service_unavailable',
+        checks: { database: 'ok', webhook_worker: 'failing' },
+      });
       expect(body.detail).toContain('webhook_worker');
       expect(body.detail).not.toContain('database');
     } finally {
@@ -75,10 +79,9 @@ describe('/readyz', () => {
 
 describe('/version and request logs', () => {
   let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer({ TRUST_PROXY: 'true' });
+  useTestServer({ TRUST_PROXY: 'true' }, (started) => {
+    t = started;
   });
-  afterAll(() => t.close());
 
   it('GET /version names the version, the commit and the Node.js version', async () => {
     const body = await (await fetch(`${t.url}/version`)).json();

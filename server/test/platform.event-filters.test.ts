@@ -1,14 +1,15 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyOf, failure, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 describe('GET /v1/events filters and sorts', () => {
   let t: TestServer;
   let gc: GathercastClient;
   const at = (day: number) => `2027-03-${String(day).padStart(2, '0')}T10:00:00.000Z`;
-  beforeAll(async () => {
-    t = await startTestServer();
+  useTestServer({}, async (started) => {
+    t = started;
     gc = t.client({ apiKey: await apiKeyOf(await signUp(t)) });
     for (const [title, day, visibility] of [
       ['third', 20, 'public'],
@@ -20,7 +21,6 @@ describe('GET /v1/events filters and sorts', () => {
     }
     await gc.events.create({ type: 'webinar', title: 'unscheduled' });
   });
-  afterAll(() => t.close());
 
   const titles = (page: { events: { title: string }[] }) => page.events.map((e) => e.title);
 

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/logger';
 import { startServer } from '../src/server';
 import { apiKeyOf, signUp } from './support/accounts';
+import { useTestServer } from './support/hooks';
 import { freePort } from './support/ports';
 import { testRedisUrl } from './support/redis';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 /** Budgets small enough to exhaust in a test, in a window long enough that it never refills during one. */
 const budgets = {
@@ -27,10 +28,9 @@ for (const store of ['PostgreSQL', 'Redis'] as const) {
   describe(`per-key and per-workspace limits (${store})`, () => {
     const env = { ...budgets, ...(store === 'Redis' ? { REDIS_URL: testRedisUrl() } : {}) };
     let t: TestServer;
-    beforeAll(async () => {
-      t = await startTestServer(env);
+    useTestServer(env, (started) => {
+      t = started;
     });
-    afterAll(() => t.close());
 
     it('sends RateLimit-Limit, -Remaining and -Reset on every answer, errors included', async () => {
       const key = await apiKeyOf(await signUp(t));

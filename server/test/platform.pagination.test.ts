@@ -1,9 +1,10 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyOf, failure, type SignedUp, signUp } from './support/accounts';
 import { createWorkspace, withDb } from './support/fixtures';
+import { useTestServer } from './support/hooks';
 import { newPartner } from './support/partner';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 /**
  * Every list of the API pages the same way: `cursor` and `limit` in, `{<items>, nextCursor}` out, a
@@ -27,8 +28,8 @@ describe('every list is a cursor list', () => {
   type Walk = AsyncIterable<{ id: string }>;
   let lists: [string, string, () => Promise<Page>, () => Walk, string[]][];
 
-  beforeAll(async () => {
-    t = await startTestServer();
+  useTestServer({}, async (started) => {
+    t = started;
     owner = await signUp(t, 'pager');
     const ws = owner.workspaceId;
     gc = t.client({ apiKey: await apiKeyOf(owner) });
@@ -179,7 +180,6 @@ describe('every list is a cursor list', () => {
       ],
     ];
   });
-  afterAll(() => t.close());
 
   it('walks every list two by two with the SDK’s for await: each item once, in the list’s order', async () => {
     for (const [name, key, whole, walk, made] of lists) {

@@ -1,7 +1,8 @@
 import { contract, type RouteMetadata } from '@gathercast/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failure, type SignedUp, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 type AnyRoute = { method: string; path: string; metadata?: RouteMetadata };
 
@@ -14,11 +15,10 @@ function routesOf(router: object): AnyRoute[] {
 describe('scoped API keys', () => {
   let t: TestServer;
   let owner: SignedUp;
-  beforeAll(async () => {
-    t = await startTestServer();
+  useTestServer({}, async (started) => {
+    t = started;
     owner = await signUp(t);
   });
-  afterAll(() => t.close());
 
   const keyWith = (body: { scopes?: string[]; eventId?: string }) =>
     owner.client.apiKeys.create(owner.workspaceId, { name: 'scoped', ...body } as never);

@@ -3,20 +3,18 @@ import ICAL from 'ical.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../src/server';
 import { domainEventsOf, rejection } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
+import { withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { startReplica } from './support/live';
 import { openEvent, person, waitForEmail } from './support/registrants';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let gc: GathercastClient;
 let anon: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer({ SCHEDULED_JOBS_INTERVAL_MS: '100' });
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
-  anon = t.client();
+useServerWithWorkspace({ SCHEDULED_JOBS_INTERVAL_MS: '100' }, (started) => {
+  ({ t, gc, anon } = started);
 });
-afterAll(() => t.close());
 
 /** Whole seconds: calendar times carry no milliseconds. */
 const inDays = (days: number) =>

@@ -1,21 +1,17 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rejection } from './support/events';
-import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
+import { createWorkspace, withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { openEvent, person, registrationFacts, tokenOf, waitForEmail } from './support/registrants';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
-let ws: WorkspaceFixture;
 let gc: GathercastClient;
 let anon: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer({ SCHEDULED_JOBS_INTERVAL_MS: '100' });
-  ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
-  anon = t.client();
+useServerWithWorkspace({ SCHEDULED_JOBS_INTERVAL_MS: '100' }, (started) => {
+  ({ t, gc, anon } = started);
 });
-afterAll(() => t.close());
 
 const questions = [
   { id: 'company', label: 'Company', type: 'text' as const, required: true },

@@ -5,11 +5,12 @@ import {
   GathercastTimeoutError,
   VERSION,
 } from '@gathercast/sdk';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { eventBudgetMs } from './support/budgets';
 import { type FaultProxy, startFaultProxy } from './support/fault-proxy';
 import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
-import { eventBudgetMs } from './support/budgets';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * The SDK against the real server through a loopback proxy that loses answers, fails, throttles and hangs:
@@ -19,11 +20,10 @@ let t: TestServer;
 let ws: WorkspaceFixture;
 let proxy: FaultProxy;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, async (started) => {
+  t = started;
   ws = await createWorkspace(t.databaseUrl);
 });
-afterAll(() => t.close());
 
 const begin = async (options: { timeout?: number; maxRetries?: number } = {}) => {
   proxy = await startFaultProxy(t.url);

@@ -4,8 +4,9 @@ import { addJobsSql } from '../src/webhooks/queue';
 import { eventBudgetMs } from './support/budgets';
 import { eventIn } from './support/events';
 import { withDb } from './support/fixtures';
+import { useTestServer } from './support/hooks';
 import { Receiver } from './support/receiver';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 import { workspaceWithEndpointAt } from './support/webhook-endpoints';
 
 /**
@@ -21,18 +22,17 @@ const budgetMs = boundMs + 4000;
 
 let t: TestServer;
 let rx: Receiver;
+// Registered before the server's hooks: the receiver starts before the server and closes after it.
 beforeAll(async () => {
   rx = await Receiver.start();
-  t = await startTestServer({
-    WEBHOOK_TIMEOUT_MS: String(timeoutMs),
-    WEBHOOK_CONCURRENCY: '8',
-    WEBHOOK_POLL_INTERVAL_MS: '100',
-  });
 });
-afterAll(async () => {
-  await t?.close();
-  await rx?.close();
-});
+afterAll(() => rx?.close());
+useTestServer(
+  { WEBHOOK_TIMEOUT_MS: String(timeoutMs), WEBHOOK_CONCURRENCY: '8', WEBHOOK_POLL_INTERVAL_MS: '100' },
+  (started) => {
+    t = started;
+  },
+);
 
 /** Resolves with how long after `since` the receiver first got a request matching `match`. */
 async function arrivalAfter(since: number, match: () => boolean, what: string): Promise<number> {

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addJobsSql } from '../src/webhooks/queue';
 import { createWorkspace, withDb } from './support/fixtures';
+import { useTestServer } from './support/hooks';
 import { scansOf } from './support/plans';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 /**
  * The outbox fan-out of a join storm enqueues hundreds of deliveries in one statement. Their job
@@ -12,12 +13,9 @@ import { startTestServer, type TestServer } from './support/server';
  * of up to 1,000 index entries each.
  */
 let t: TestServer;
-beforeAll(async () => {
-  // The server's delivery worker installs graphile-worker's schema, which the fan-out writes to.
-  t = await startTestServer();
-});
-afterAll(async () => {
-  await t?.close();
+// The server's delivery worker installs graphile-worker's schema, which the fan-out writes to.
+useTestServer({}, (started) => {
+  t = started;
 });
 
 describe('the outbox fan-out of many events', () => {

@@ -1,7 +1,8 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TenantTurns, type Turn } from '../src/lib/tenant-turns';
 import { apiKeyOf, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 const started = (turn: Turn) => {
   if (!turn.ok) throw new Error(`refused: ${turn.reason}`);
@@ -73,13 +74,12 @@ describe('a tenant’s turns in one process', () => {
 describe('turns on the management API', () => {
   let oneAtATime: TestServer;
   let noLine: TestServer;
-  beforeAll(async () => {
-    [oneAtATime, noLine] = await Promise.all([
-      startTestServer({ API_TENANT_CONCURRENCY: '1', API_TENANT_MAX_WAITING: '1000' }),
-      startTestServer({ API_TENANT_CONCURRENCY: '1', API_TENANT_MAX_WAITING: '0' }),
-    ]);
+  useTestServer({ API_TENANT_CONCURRENCY: '1', API_TENANT_MAX_WAITING: '1000' }, (started) => {
+    oneAtATime = started;
   });
-  afterAll(() => Promise.all([oneAtATime.close(), noLine.close()]));
+  useTestServer({ API_TENANT_CONCURRENCY: '1', API_TENANT_MAX_WAITING: '0' }, (started) => {
+    noLine = started;
+  });
 
   const burst = (base: string, key: string, n: number) =>
     Promise.all(

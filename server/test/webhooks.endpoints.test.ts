@@ -1,6 +1,7 @@
 import { webhookEventTypes } from '@gathercast/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 import { createWorkspaceWithKey } from './support/webhook-fixtures';
 
 /**
@@ -14,17 +15,14 @@ let keyA: string;
 let keyB: string;
 let keyStrict: string;
 
-beforeAll(async () => {
-  [open, strict] = await Promise.all([
-    startTestServer(),
-    startTestServer({ WEBHOOK_ALLOW_INSECURE_URLS: undefined }),
-  ]);
+useTestServer({}, async (started) => {
+  open = started;
   ({ apiKey: keyA } = await createWorkspaceWithKey(open.databaseUrl, 'A'));
   ({ apiKey: keyB } = await createWorkspaceWithKey(open.databaseUrl, 'B'));
-  ({ apiKey: keyStrict } = await createWorkspaceWithKey(strict.databaseUrl, 'Strict'));
 });
-afterAll(async () => {
-  await Promise.all([open?.close(), strict?.close()]);
+useTestServer({ WEBHOOK_ALLOW_INSECURE_URLS: undefined }, async (started) => {
+  strict = started;
+  ({ apiKey: keyStrict } = await createWorkspaceWithKey(strict.databaseUrl, 'Strict'));
 });
 
 // biome-ignore lint/suspicious/noExplicitAny: the answers' shapes are asserted field by field

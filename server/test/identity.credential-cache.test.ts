@@ -5,23 +5,25 @@ import { CredentialChanges, listenerApplicationName } from '../src/db/credential
 import { CredentialCache } from '../src/lib/credential-cache';
 import { createLogger } from '../src/logger';
 import { apiKeyOf, failure, type SignedUp, signUp } from './support/accounts';
+import { useTestServer } from './support/hooks';
 import { freePort } from './support/ports';
 import { spawnServer, waitForReady } from './support/process';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 import { eventually } from './support/wait';
 
 // Two server instances on one database: each has its own pool, credential cache and listener, as two
 // processes would.
 let a: TestServer;
 let b: TestServer;
-beforeAll(async () => {
-  a = await startTestServer();
-  b = await startTestServer({ DATABASE_URL: a.databaseUrl });
+useTestServer({}, (started) => {
+  a = started;
 });
-afterAll(async () => {
-  await b.close();
-  await a.close();
-});
+useTestServer(
+  () => ({ DATABASE_URL: a.databaseUrl }),
+  (started) => {
+    b = started;
+  },
+);
 
 const sql = (text: string, params: unknown[] = []) =>
   a.server.ctx.orm.em.getConnection().execute(text, params);

@@ -1,9 +1,10 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
 import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 /**
  * What a live audience leaves behind, read over REST during and after the event: poll results with
@@ -11,11 +12,9 @@ import { startTestServer, type TestServer } from './support/server';
  */
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer({ LOG_LEVEL: 'warn' });
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace({ LOG_LEVEL: 'warn' }, (started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 const liveEvent = () =>
   eventIn(gc, 'live', [{ modality: 'broadcast', featureSet: ['chat', 'polls', 'reactions'] }]);

@@ -1,9 +1,10 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEventsOf, eventIn } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
 import { repeatedRaceBudgetMs } from './support/budgets';
+import { domainEventsOf, eventIn } from './support/events';
+import { withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * Simultaneous broadcast calls against the real server and database: the event row lock serializes
@@ -15,11 +16,9 @@ const parallel = 10;
 
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 const start = (id: string) => gc.broadcast.start(id);
 const pause = (id: string) => gc.broadcast.pause(id);

@@ -1,8 +1,9 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
-import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { createWorkspace, withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * Recordings, clips and transcripts as the media pipeline ingests them (docs/content.md):
@@ -10,16 +11,12 @@ import { startTestServer, type TestServer } from './support/server';
  */
 
 let t: TestServer;
-let ws: WorkspaceFixture;
 let gc: GathercastClient;
 let other: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
+useServerWithWorkspace(async (started) => {
+  ({ t, gc } = started);
   other = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
 });
-afterAll(() => t.close());
 
 const segments = [
   { speakerName: 'Ada', startSeconds: 0, endSeconds: 5, text: 'Welcome everyone to the launch review.' },
@@ -119,7 +116,9 @@ describe('clips', () => {
     ]) {
       const err = await rejection(gc.content.createClip(recording.id, body));
       expect(err).toMatchObject({ status: 400, code: 'bad_request' });
-      expect(err.errors).toEqual([{ path: 'body.endSeconds', code: 'invalid_value', message: expect.any(String) }]);
+      expect(err.errors).toEqual([
+        { path: 'body.endSeconds', code: 'invalid_value', message: expect.any(String) },
+      ]);
     }
   });
 

@@ -5,7 +5,8 @@ import { speakerStats } from '../src/content/text-analysis';
 import { eventIn } from './support/events';
 import { FakeLlm } from './support/fake-llm';
 import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * A transcript produces the AI summary (docs/content.md): the built-in extractive engine without an
@@ -43,15 +44,24 @@ let llmServer: TestServer;
 let llm: FakeLlm;
 beforeAll(async () => {
   llm = await FakeLlm.start();
-  [plain, llmServer] = await Promise.all([
-    startTestServer(),
-    startTestServer({ LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-test-key', LLM_MODEL: 'tiny-model' }),
-  ]);
 });
-afterAll(async () => {
-  await Promise.all([plain?.close(), llmServer?.close()]);
-  await llm?.close();
+afterAll(() => llm?.close());
+useTestServer({}, (started) => {
+  plain = started;
 });
+// Registered after the fake LLM's hooks: started once it listens (the env is read then), closed before it.
+useTestServer(
+  {
+    get LLM_BASE_URL() {
+      return llm.baseUrl;
+    },
+    LLM_API_KEY: 'sk-test-key',
+    LLM_MODEL: 'tiny-model',
+  },
+  (started) => {
+    llmServer = started;
+  },
+);
 
 async function clientOf(t: TestServer): Promise<GathercastClient> {
   return t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });

@@ -3,7 +3,8 @@ import { mailboxOf } from './support/accounts';
 import { eventIn } from './support/events';
 import { FakeLlm } from './support/fake-llm';
 import { createWorkspace } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /** With an LLM configured, the model writes each table's digest; a bad answer falls back to extractive. */
 
@@ -11,12 +12,20 @@ let t: TestServer;
 let llm: FakeLlm;
 beforeAll(async () => {
   llm = await FakeLlm.start();
-  t = await startTestServer({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'tiny-model' });
 });
-afterAll(async () => {
-  await t?.close();
-  await llm?.close();
-});
+afterAll(() => llm?.close());
+// Registered after the fake LLM's hooks: started once it listens (the env is read then), closed before it.
+useTestServer(
+  {
+    get LLM_BASE_URL() {
+      return llm.baseUrl;
+    },
+    LLM_MODEL: 'tiny-model',
+  },
+  (started) => {
+    t = started;
+  },
+);
 
 const digest = {
   tldr: 'The table wants simpler signup.',

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorDocs } from '../src/docs/errors';
 import { guideSources } from '../src/docs/sources';
 import { chromiumPath } from './support/chromium';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 // The docs site in a real browser (headless Chromium): every page reachable from /docs loads without
 // a console error or a request leaving the server, every link between pages resolves (anchors
@@ -68,10 +69,13 @@ async function openTab(): Promise<Tab> {
   return opened;
 }
 
+useTestServer({}, (started) => {
+  t = started;
+});
+
 beforeAll(async () => {
   mkdirSync(screensDir, { recursive: true });
   const executablePath = await chromiumPath();
-  t = await startTestServer();
   browser = await chromium.launch({
     executablePath,
     headless: true,
@@ -83,10 +87,8 @@ beforeAll(async () => {
   referenceLoaded.catch(() => {}); // awaited (and reported) by the reference test
 }, 660_000);
 
-afterAll(async () => {
-  await browser?.close();
-  await t?.close();
-});
+// Registered after the server's hooks: the browser closes before the server does.
+afterAll(() => browser?.close());
 
 async function visit(pathname: string, on: Tab = tab): Promise<Visit> {
   on.problems = [];

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCommand } from './support/commands';
-import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { codeBlocks, repoRoot } from './support/markdown-blocks';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 // docs/embed.md, run as a reader would: its curl steps in one shell with an API key, and its SDK
 // program, which must be examples/embed.ts as committed. Only the server's address changes.
@@ -15,14 +15,15 @@ let t: TestServer;
 let dir: string;
 let apiKey: string;
 
-beforeAll(async () => {
-  t = await startTestServer();
-  apiKey = (await createWorkspace(t.databaseUrl)).apiKey;
+useServerWithWorkspace((started) => {
+  t = started.t;
+  apiKey = started.ws.apiKey;
+});
+beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'gc-embed-'));
 });
-afterAll(async () => {
+afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
-  await t?.close();
 });
 
 /** Runs a command to its end with the reader's PATH (this Node first); stdout and stderr together. */

@@ -1,17 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
 import { guideSources } from '../src/docs/sources';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 // The docs as a reader of one server meets them: the guides address that server, the reference reads
 // in people's words with the site's grouping, and nothing on the reference page blocks its first paint.
 // (How long that paint takes is measured by bench/docs, not here: timings do not belong in tests.)
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 const html = async (path: string) => (await fetch(`${t.url}${path}`)).text();
 

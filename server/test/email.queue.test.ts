@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from './support/accounts';
 import { eventIn } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 import { startSmtp, type TestSmtp } from './support/smtp';
 import { eventually } from './support/wait';
 
@@ -15,12 +16,19 @@ let t: TestServer;
 
 beforeAll(async () => {
   smtp = await startSmtp();
-  t = await startTestServer({ SMTP_URL: smtp.url });
 });
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
+afterAll(() => smtp?.close());
+// Registered after the mail server's hooks: started once it listens (the env is read then), closed before it.
+useTestServer(
+  {
+    get SMTP_URL() {
+      return smtp.url;
+    },
+  },
+  (started) => {
+    t = started;
+  },
+);
 
 /** The queued (not yet sent) email jobs addressed to `address`. */
 const queuedEmailsTo = (address: string) =>

@@ -1,20 +1,18 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { domainEventsOf, eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
 import { repeatedRaceBudgetMs } from './support/budgets';
+import { domainEventsOf, eventIn } from './support/events';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /** Every race is run this many times against the real server and database. */
 const repetitions = 20;
 
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 const agenda = [
   { modality: 'broadcast' as const },

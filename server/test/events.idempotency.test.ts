@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mailboxOf, signUp } from './support/accounts';
 import { eventIn } from './support/events';
 import { createWorkspace, type WorkspaceFixture, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let ws: WorkspaceFixture;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
+useServerWithWorkspace((started) => {
+  ({ t, ws } = started);
 });
-afterAll(() => t.close());
 
 let n = 0;
 const newKey = () => `key-${Date.now()}-${++n}`;

@@ -1,18 +1,16 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { domainEventsOf, eventIn, rejection, type Status } from './support/events';
 import { createWorkspace, type WorkspaceFixture } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let ws: WorkspaceFixture;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, ws, gc } = started);
 });
-afterAll(() => t.close());
 
 const threePhases = [
   { modality: 'broadcast' as const },

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn } from './support/events';
-import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { withDb } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /*
  * The list's JSON is rendered by PostgreSQL, the single read's by the mapping in Node: both must print
@@ -21,11 +22,10 @@ const metadataCases: Record<string, unknown>[] = [
   { deep: { deeper: { deepest: [[{}], [[]], 'x'] } } },
 ];
 
-beforeAll(async () => {
-  t = await startTestServer();
-  const ws = await createWorkspace(t.databaseUrl);
-  apiKey = ws.apiKey;
-  const gc = t.client({ apiKey });
+useServerWithWorkspace(async (started) => {
+  t = started.t;
+  apiKey = started.ws.apiKey;
+  const { gc } = started;
   ids = [];
   for (const [i, metadata] of metadataCases.entries()) {
     const e = await gc.events.create({
@@ -67,7 +67,6 @@ beforeAll(async () => {
     }
   });
 });
-afterAll(() => t.close());
 
 const get = async (path: string) => {
   const res = await fetch(`${t.url}${path}`, { headers: { 'x-api-key': apiKey } });

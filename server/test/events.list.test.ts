@@ -1,22 +1,20 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { rejection } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let gc: GathercastClient;
 /** Ids of the 130 events created in beforeAll, oldest first. */
 let created: string[];
-beforeAll(async () => {
-  t = await startTestServer();
-  const ws = await createWorkspace(t.databaseUrl);
-  gc = t.client({ apiKey: ws.apiKey });
+useServerWithWorkspace(async (started) => {
+  ({ t, gc } = started);
   created = [];
   for (let i = 0; i < 130; i++)
     created.push((await gc.events.create({ type: 'list', title: `Event ${i}` })).id);
 });
-afterAll(() => t.close());
 
 const newestFirst = () => [...created].reverse();
 

@@ -1,16 +1,15 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventIn, rejection } from './support/events';
 import { createWorkspace, withDb } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 const breakout = (config: Record<string, unknown>) => [{ modality: 'breakout' as const, config }];
 const firstPhase = async (eventId: string) => (await gc.events.retrieve(eventId)).phases[0]!;

@@ -1,16 +1,15 @@
 import net from 'node:net';
 import { maxInputDepth } from '@gathercast/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace, type WorkspaceFixture } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import type { WorkspaceFixture } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let ws: WorkspaceFixture;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
+useServerWithWorkspace((started) => {
+  ({ t, ws } = started);
 });
-afterAll(() => t.close());
 
 const problemType = 'application/problem+json';
 
@@ -21,7 +20,11 @@ async function send(method: string, path: string, body: string, headers: Record<
     body,
   });
   const text = await res.text();
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body: text ? JSON.parse(text) : null };
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    body: text ? JSON.parse(text) : null,
+  };
 }
 
 function nested(depth: number): unknown {
@@ -51,14 +54,24 @@ describe('strings PostgreSQL cannot store', () => {
     expect(res.status).toBe(400);
     expect(res.type).toContain(problemType);
     expect(res.body.code).toBe('bad_request');
-    expect(res.body.errors).toEqual([{ path: 'body.title', code: 'invalid_text', message: expect.stringContaining('NUL') }]);
+    expect(res.body.errors).toEqual([
+      { path: 'body.title', code: 'invalid_text', message: expect.stringContaining('NUL') },
+    ]);
   });
 
   it('refuses a NUL deep inside metadata, in a value or in a key', async () => {
-    const inValue = await send('POST', '/v1/events', JSON.stringify({ type: 't', title: 'T', metadata: { a: [{ b: 'x\u0000' }] } }));
+    const inValue = await send(
+      'POST',
+      '/v1/events',
+      JSON.stringify({ type: 't', title: 'T', metadata: { a: [{ b: 'x\u0000' }] } }),
+    );
     expect(inValue.status).toBe(400);
     expect(inValue.body.errors[0].path).toBe('body.metadata.a.0.b');
-    const inKey = await send('POST', '/v1/events', JSON.stringify({ type: 't', title: 'T', metadata: { 'k\u0000': 1 } }));
+    const inKey = await send(
+      'POST',
+      '/v1/events',
+      JSON.stringify({ type: 't', title: 'T', metadata: { 'k\u0000': 1 } }),
+    );
     expect(inKey.status).toBe(400);
     expect(inKey.body.errors[0].path).toBe('body.metadata.k\\u0000');
   });
@@ -67,7 +80,11 @@ describe('strings PostgreSQL cannot store', () => {
     // JSON.stringify escapes a lone surrogate as \udc00, which JSON.parse turns back into one.
     const res = await send('POST', '/v1/events', JSON.stringify({ type: 'talk', title: 'A\udc00' }));
     expect(res.status).toBe(400);
-    expect(res.body.errors[0]).toEqual({ path: 'body.title', code: 'invalid_text', message: expect.stringContaining('surrogate') });
+    expect(res.body.errors[0]).toEqual({
+      path: 'body.title',
+      code: 'invalid_text',
+      message: expect.stringContaining('surrogate'),
+    });
   });
 
   it('refuses a NUL in a query value', async () => {
@@ -85,12 +102,20 @@ describe('strings PostgreSQL cannot store', () => {
 
 describe('nesting', () => {
   it(`accepts a body nested exactly ${maxInputDepth} levels (the body itself is level 1)`, async () => {
-    const res = await send('POST', '/v1/events', JSON.stringify({ type: 't', title: 'T', metadata: nested(maxInputDepth - 1) }));
+    const res = await send(
+      'POST',
+      '/v1/events',
+      JSON.stringify({ type: 't', title: 'T', metadata: nested(maxInputDepth - 1) }),
+    );
     expect(res.status).toBe(201);
   });
 
   it(`refuses a body nested deeper than ${maxInputDepth} levels with 400`, async () => {
-    const res = await send('POST', '/v1/events', JSON.stringify({ type: 't', title: 'T', metadata: nested(maxInputDepth) }));
+    const res = await send(
+      'POST',
+      '/v1/events',
+      JSON.stringify({ type: 't', title: 'T', metadata: nested(maxInputDepth) }),
+    );
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toContain(`${maxInputDepth} levels`);
   });
@@ -116,7 +141,11 @@ describe('timestamps', () => {
   });
 
   it('accepts the widest offset PostgreSQL stores', async () => {
-    const res = await send('POST', '/v1/events', JSON.stringify({ type: 't', title: 'T', scheduledAt: '2026-06-01T10:00:00+15:59' }));
+    const res = await send(
+      'POST',
+      '/v1/events',
+      JSON.stringify({ type: 't', title: 'T', scheduledAt: '2026-06-01T10:00:00+15:59' }),
+    );
     expect(res.status).toBe(201);
     expect(new Date(res.body.scheduledAt).toISOString()).toBe('2026-05-31T18:01:00.000Z');
   });
@@ -127,7 +156,9 @@ describe('bodies that are not JSON', () => {
     ['form-encoded', 'application/x-www-form-urlencoded', 'name=x'],
     ['plain text', 'text/plain', '{"name":"x"}'],
   ])('answers a %s body with 415 unsupported_media_type', async (_label, contentType, body) => {
-    const res = await send('POST', `/v1/workspaces/${ws.workspaceId}/api-keys`, body, { 'content-type': contentType });
+    const res = await send('POST', `/v1/workspaces/${ws.workspaceId}/api-keys`, body, {
+      'content-type': contentType,
+    });
     expect(res.status).toBe(415);
     expect(res.type).toContain(problemType);
     expect(res.body.code).toBe('unsupported_media_type');
@@ -152,7 +183,9 @@ describe('bodies that are not JSON', () => {
 
 describe("requests Node's HTTP parser refuses", () => {
   it('answers headers over 16 KiB with 431 headers_too_large as problem+json', async () => {
-    const answer = await rawHttp(`GET /v1/events HTTP/1.1\r\nHost: x\r\nIdempotency-Key: ${'k'.repeat(60_000)}\r\n\r\n`);
+    const answer = await rawHttp(
+      `GET /v1/events HTTP/1.1\r\nHost: x\r\nIdempotency-Key: ${'k'.repeat(60_000)}\r\n\r\n`,
+    );
     expect(answer).toMatch(/^HTTP\/1\.1 431 /);
     expect(answer).toContain('Content-Type: application/problem+json');
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).code).toBe('headers_too_large');

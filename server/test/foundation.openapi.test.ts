@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { errorStatus, webhookEventTypes } from '@gathercast/contract';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildOpenApiDocument } from '../src/docs/openapi';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 const committedPath = path.resolve(__dirname, '../../docs/openapi.json');
 
@@ -294,10 +295,9 @@ describe('the OpenAPI document', () => {
 
 describe('serving the document', () => {
   let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
+  useTestServer({}, (started) => {
+    t = started;
   });
-  afterAll(() => t.close());
 
   it('serves the generated document at GET /v1/openapi.json', async () => {
     const res = await fetch(`${t.url}/v1/openapi.json`);
@@ -321,10 +321,9 @@ describe('serving the document', () => {
 
 describe('error type URIs', () => {
   let t: TestServer;
-  beforeAll(async () => {
-    t = await startTestServer();
+  useTestServer({}, (started) => {
+    t = started;
   });
-  afterAll(() => t.close());
 
   it('resolve to a page explaining the code', async () => {
     const problem = await (await fetch(`${t.url}/v1/nope`)).json();

@@ -1,8 +1,8 @@
 import net from 'node:net';
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspace } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { useServerWithWorkspace } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * Problem details (RFC 9457): every problem carries `type`, `title` (its code in words) and `status`
@@ -11,11 +11,9 @@ import { startTestServer, type TestServer } from './support/server';
  */
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 describe('every problem', () => {
   it('carries the RFC 9457 title and status members', async () => {

@@ -1,9 +1,10 @@
 import { contract, errorCodes, errorStatus, type RouteMetadata } from '@gathercast/contract';
 import { type AppRoute, type AppRouter, isAppRoute } from '@ts-rest/core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ZodTypeAny } from 'zod';
 import { createWorkspace, type WorkspaceFixture } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 import { getAt, leafPaths, Rng, sample, setAt } from './support/zod-samples';
 
 /**
@@ -19,10 +20,9 @@ const validPerOperation = 3;
 const mutantRoundsPerOperation = 2;
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 interface Operation {
   name: string;

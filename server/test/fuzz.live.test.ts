@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
-import { findInputProblem, liveClientMessageSchema, type LiveServerMessage } from '@gathercast/contract';
+import { findInputProblem, type LiveServerMessage, liveClientMessageSchema } from '@gathercast/contract';
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AnyZodObject, ZodLiteral, ZodTypeAny } from 'zod';
 import { eventIn } from './support/events';
-import { createWorkspace } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { LiveClient, tokenFor } from './support/live';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 import { getAt, leafPaths, Rng, sample, setAt } from './support/zod-samples';
 
 /**
@@ -34,11 +34,9 @@ function documentedCodes(): string[] {
 
 let t: TestServer;
 let gc: GathercastClient;
-beforeAll(async () => {
-  t = await startTestServer();
-  gc = t.client({ apiKey: (await createWorkspace(t.databaseUrl)).apiKey });
+useServerWithWorkspace((started) => {
+  ({ t, gc } = started);
 });
-afterAll(() => t.close());
 
 type Role = 'host' | 'speaker' | 'viewer';
 interface Frame {

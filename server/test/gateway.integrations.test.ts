@@ -1,23 +1,22 @@
 import type { GathercastClient } from '@gathercast/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { jwksFetch } from '../src/gateway/jwks-fetch';
 import { BlockedTargetError } from '../src/lib/outbound-guard';
 import { rejection } from './support/events';
 import { createAccount, createWorkspace, type WorkspaceFixture } from './support/fixtures';
+import { useServerWithWorkspace } from './support/hooks';
 import { newPartner, type Partner, unusablePems } from './support/partner';
-import { startTestServer, type TestServer } from './support/server';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let ws: WorkspaceFixture;
 let owner: GathercastClient;
 let partner: Partner;
-beforeAll(async () => {
-  t = await startTestServer();
-  ws = await createWorkspace(t.databaseUrl);
+useServerWithWorkspace(async (started) => {
+  ({ t, ws } = started);
   owner = t.client({ sessionToken: ws.sessionToken });
   partner = await newPartner();
 });
-afterAll(() => t.close());
 
 const create = (
   gc: GathercastClient,
@@ -176,12 +175,10 @@ describe('guest integration JWKS URLs without WEBHOOK_ALLOW_INSECURE_URLS', () =
   let strict: TestServer;
   let strictOwner: GathercastClient;
   let strictWs: WorkspaceFixture;
-  beforeAll(async () => {
-    strict = await startTestServer({ WEBHOOK_ALLOW_INSECURE_URLS: 'false' });
-    strictWs = await createWorkspace(strict.databaseUrl);
+  useServerWithWorkspace({ WEBHOOK_ALLOW_INSECURE_URLS: 'false' }, (started) => {
+    ({ t: strict, ws: strictWs } = started);
     strictOwner = strict.client({ sessionToken: strictWs.sessionToken });
   });
-  afterAll(() => strict.close());
 
   it.each([
     ['http', 'http://partner.example.test/jwks'],

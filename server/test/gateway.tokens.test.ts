@@ -1,19 +1,17 @@
 import { importJWK, type JWK, SignJWT } from 'jose';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type GatewayClaims, GatewayTokens } from '../src/gateway/tokens';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let pool: pg.Pool;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
   pool = new pg.Pool({ connectionString: t.databaseUrl, max: 2 });
 });
-afterAll(async () => {
-  await pool.end();
-  await t.close();
-});
+afterAll(() => pool.end());
 
 const claims: GatewayClaims = {
   eventId: '6a1f3c2e-8b4d-4e7a-9c1b-2d3e4f5a6b7c',

@@ -1,13 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { withDb } from './support/fixtures';
 import { askRaw, clientAddress, faq, faqEntry, replyTo } from './support/help';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ TRUST_PROXY: 'true' });
+useTestServer({ TRUST_PROXY: 'true' }, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 const user = (text: string) => ({ role: 'user' as const, text });
 const model = (text: string) => ({ role: 'model' as const, text });

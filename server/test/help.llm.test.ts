@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { completeChat, LlmError } from '../src/help/llm';
 import { askRaw, faqEntry } from './support/help';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 interface SeenRequest {
   method: string;
@@ -61,19 +62,22 @@ const model = (text: string) => ({ role: 'model' as const, text });
 
 const llm = new FakeLlm();
 let t: TestServer;
-beforeAll(async () => {
-  await llm.start();
-  t = await startTestServer({
+beforeAll(() => llm.start());
+afterAll(() => llm.close());
+// Registered after the fake LLM's hooks: started once it listens (the env is read then), closed before it.
+useTestServer(
+  {
     TRUST_PROXY: 'true',
-    LLM_BASE_URL: `${llm.url}/v1`,
+    get LLM_BASE_URL() {
+      return `${llm.url}/v1`;
+    },
     LLM_API_KEY: 'sk-test-key',
     LLM_MODEL: 'test-model',
-  });
-});
-afterAll(async () => {
-  await t.close();
-  await llm.close();
-});
+  },
+  (started) => {
+    t = started;
+  },
+);
 beforeEach(() => {
   llm.requests = [];
 });

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mailboxOf, signUp, uniqueEmail } from './support/accounts';
 import { eventIn } from './support/events';
 import { createWorkspace } from './support/fixtures';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * Calls that send email or create accounts are limited per client address and per target email
@@ -11,10 +12,9 @@ import { startTestServer, type TestServer } from './support/server';
  * (X-Forwarded-For, trusted here), so their counters do not mix.
  */
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ RATE_LIMITS: undefined, TRUST_PROXY: 'true' });
+useTestServer({ RATE_LIMITS: undefined, TRUST_PROXY: 'true' }, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 const newAddress = () => `10.${randomBytes(3).join('.')}`;
 const from = (address: string, auth: { sessionToken?: string } = {}) =>

@@ -1,6 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /**
  * The HTTP port bounds what one client address can hold: at most N open connections, and a request's
@@ -10,12 +11,17 @@ import { startTestServer, type TestServer } from './support/server';
 const maxPerAddress = 5;
 let t: TestServer;
 let loopbackUncapped: TestServer;
-beforeAll(async () => {
-  loopbackUncapped = await startTestServer({
+useTestServer(
+  {
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(maxPerAddress),
     HTTP_HEADERS_TIMEOUT_MS: '1000',
-  });
-  t = await startTestServer({
+  },
+  (started) => {
+    loopbackUncapped = started;
+  },
+);
+useTestServer(
+  {
     // The test's client is on the machine itself: count it like a remote one.
     CAP_LOOPBACK_ADDRESSES: 'true',
     HTTP_MAX_CONNECTIONS_PER_ADDRESS: String(maxPerAddress),
@@ -23,9 +29,11 @@ beforeAll(async () => {
     HTTP_REQUEST_TIMEOUT_MS: '2000',
     // Read from the separate metrics listener: the test's own fetches must not take connections of the capped port.
     METRICS_PORT: '0',
-  });
-});
-afterAll(() => Promise.all([t.close(), loopbackUncapped.close()]));
+  },
+  (started) => {
+    t = started;
+  },
+);
 
 interface Trickler {
   socket: Socket;

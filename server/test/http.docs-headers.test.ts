@@ -1,12 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server';
+import { describe, expect, it } from 'vitest';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 /** The docs site's pages and assets carry a Content-Security-Policy and X-Content-Type-Options: nosniff. */
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 describe('docs security headers', () => {
   for (const path of [

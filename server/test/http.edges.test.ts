@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { helpChatLimit } from '../src/help/routes';
 import { signUp } from './support/accounts';
 import { askRaw, clientAddress } from './support/help';
+import { useTestServer } from './support/hooks';
 import { startTestServer, type TestServer } from './support/server';
 
 let t: TestServer;
-beforeAll(async () => {
-  t = await startTestServer({ TRUST_PROXY: 'true' });
+useTestServer({ TRUST_PROXY: 'true' }, (started) => {
+  t = started;
 });
-afterAll(() => t.close());
 
 const problemType = 'application/problem+json';
 

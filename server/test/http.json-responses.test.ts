@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyOf, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 // JSON answers are written straight to the response (http/json-responses.ts), not through Express's
 // json and send: their headers must be what Express would give, with the length in bytes (not
@@ -10,8 +11,8 @@ let t: TestServer;
 let headers: Record<string, string>;
 let created: Response;
 let createdBytes: Buffer;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, async (started) => {
+  t = started;
   headers = { 'x-api-key': await apiKeyOf(await signUp(t, 'json-responses')) };
   created = await fetch(`${t.url}/v1/events`, {
     method: 'POST',
@@ -20,7 +21,6 @@ beforeAll(async () => {
   });
   createdBytes = Buffer.from(await created.arrayBuffer());
 });
-afterAll(() => t.close());
 
 async function bytesOf(res: Response) {
   const bytes = Buffer.from(await res.arrayBuffer());

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { apiKeyOf, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 // Contract routes are grouped by method and their first two path segments (http/route-table.ts), so a
 // request is matched against a dozen routes, not all of them. Matching must stay what Express's defaults
@@ -8,8 +9,8 @@ import { startTestServer, type TestServer } from './support/server';
 let t: TestServer;
 let headers: Record<string, string>;
 let eventId: string;
-beforeAll(async () => {
-  t = await startTestServer();
+useTestServer({}, async (started) => {
+  t = started;
   const owner = await signUp(t, 'routes');
   headers = { 'x-api-key': await apiKeyOf(owner) };
   const created = await fetch(`${t.url}/v1/events`, {
@@ -19,7 +20,6 @@ beforeAll(async () => {
   });
   eventId = (await created.json()).id;
 });
-afterAll(() => t.close());
 
 describe('grouped routes', () => {
   it('match paths case-insensitively, as before grouping', async () => {
@@ -41,7 +41,10 @@ describe('grouped routes', () => {
   });
 
   it('reach a group holding one route: DELETE /v1/recordings/{id} answers from its handler, not as an unknown path', async () => {
-    const res = await fetch(`${t.url}/v1/recordings/00000000-0000-4000-8000-000000000000`, { method: 'DELETE', headers });
+    const res = await fetch(`${t.url}/v1/recordings/00000000-0000-4000-8000-000000000000`, {
+      method: 'DELETE',
+      headers,
+    });
     expect(res.status).toBe(404);
     const body = await res.json();
     expect(body.code).toBe('not_found');

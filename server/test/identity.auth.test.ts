@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { failure, signUp } from './support/accounts';
-import { startTestServer, type TestServer } from './support/server';
+import { useTestServer } from './support/hooks';
+import type { TestServer } from './support/server';
 
 let t: TestServer;
 let https: TestServer;
 const allowedOrigin = 'https://app.partner.example';
-beforeAll(async () => {
-  t = await startTestServer({ CORS_ORIGINS: allowedOrigin });
-  https = await startTestServer({ PUBLIC_BASE_URL: 'https://api.gathercast.example' });
+useTestServer({ CORS_ORIGINS: allowedOrigin }, (started) => {
+  t = started;
 });
-afterAll(async () => {
-  await t.close();
-  await https.close();
+useTestServer({ PUBLIC_BASE_URL: 'https://api.gathercast.example' }, (started) => {
+  https = started;
 });
 
 const sql = (server: TestServer, text: string, params: unknown[]) =>

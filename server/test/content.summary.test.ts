@@ -51,13 +51,7 @@ useTestServer({}, (started) => {
 });
 // Registered after the fake LLM's hooks: started once it listens (the env is read then), closed before it.
 useTestServer(
-  {
-    get LLM_BASE_URL() {
-      return llm.baseUrl;
-    },
-    LLM_API_KEY: 'sk-test-key',
-    LLM_MODEL: 'tiny-model',
-  },
+  () => ({ LLM_BASE_URL: llm.baseUrl, LLM_API_KEY: 'sk-test-key', LLM_MODEL: 'tiny-model' }),
   (started) => {
     llmServer = started;
   },

@@ -16,12 +16,7 @@ beforeAll(async () => {
 afterAll(() => llm?.close());
 // Registered after the fake LLM's hooks: started once it listens (the env is read then), closed before it.
 useTestServer(
-  {
-    get LLM_BASE_URL() {
-      return llm.baseUrl;
-    },
-    LLM_MODEL: 'tiny-model',
-  },
+  () => ({ LLM_BASE_URL: llm.baseUrl, LLM_MODEL: 'tiny-model' }),
   (started) => {
     t = started;
   },

@@ -20,11 +20,7 @@ beforeAll(async () => {
 afterAll(() => smtp?.close());
 // Registered after the mail server's hooks: started once it listens (the env is read then), closed before it.
 useTestServer(
-  {
-    get SMTP_URL() {
-      return smtp.url;
-    },
-  },
+  () => ({ SMTP_URL: smtp.url }),
   (started) => {
     t = started;
   },

@@ -66,14 +66,12 @@ beforeAll(() => llm.start());
 afterAll(() => llm.close());
 // Registered after the fake LLM's hooks: started once it listens (the env is read then), closed before it.
 useTestServer(
-  {
+  () => ({
     TRUST_PROXY: 'true',
-    get LLM_BASE_URL() {
-      return `${llm.url}/v1`;
-    },
+    LLM_BASE_URL: `${llm.url}/v1`,
     LLM_API_KEY: 'sk-test-key',
     LLM_MODEL: 'test-model',
-  },
+  }),
   (started) => {
     t = started;
   },

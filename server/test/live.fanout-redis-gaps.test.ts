@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Envelope } from '../src/live/fanout';
 import { RedisFanout } from '../src/live/backends/fanout-redis';
+import type { Envelope } from '../src/live/fanout';
 import { waitUntil } from './support/budgets';
 import { freePort } from './support/ports';
 import { RedisServer } from './support/redis-server';
@@ -19,6 +19,7 @@ let admin: Redis;
 let listening: RedisFanout;
 let publishing: RedisFanout;
 const delivered: Envelope[] = [];
+const deliveredToPublisher: Envelope[] = [];
 const logger = pino({ level: 'silent' });
 const limits = { windowMs: 120_000, max: 1000 };
 
@@ -29,7 +30,7 @@ beforeAll(async () => {
   listening = new RedisFanout(redis.url, logger, 'gaps', limits);
   publishing = new RedisFanout(redis.url, logger, 'gaps', limits);
   await listening.start((e) => delivered.push(e));
-  await publishing.start(() => {});
+  await publishing.start((e) => deliveredToPublisher.push(e));
 });
 afterAll(async () => {
   await listening?.stop();
@@ -84,5 +85,43 @@ describe('Redis fan-out across a dropped subscriber', () => {
     await missWhileCut(eventId, ['b']);
     await waitUntil(() => textsOf(eventId).length === 2, 'the missed message', 5000);
     expect(textsOf(eventId)).toEqual(['1:a', '2:b']);
+  });
+});
+
+/**
+ * Redis replicates asynchronously: a master that dies before its replica received the last writes
+ * comes back, after the failover, with the event's counter behind numbers already delivered. Numbers
+ * taken again would be dropped by every process that saw them the first time.
+ */
+describe('Redis fan-out after its counter went back (an unplanned failover lost writes)', () => {
+  const counterKey = (eventId: string) => `gc:live:gaps:seq:{${eventId}}`;
+
+  it('numbers a message published by a process serving the event after the last one it delivered', async () => {
+    const eventId = randomUUID();
+    await Promise.all([listening.serve(eventId), publishing.serve(eventId)]);
+    for (const text of ['a', 'b', 'c']) await publishing.publish(chat(eventId, text));
+    await waitUntil(
+      () =>
+        textsOf(eventId).length === 3 &&
+        deliveredToPublisher.filter((e) => e.eventId === eventId).length === 3,
+      'three messages on both processes',
+    );
+    await admin.set(counterKey(eventId), 1);
+    await publishing.publish(chat(eventId, 'd'));
+    await waitUntil(() => textsOf(eventId).length === 4, 'the message after the loss');
+    expect(textsOf(eventId)).toEqual(['1:a', '2:b', '3:c', '4:d']);
+    publishing.release(eventId);
+  });
+
+  it('raises the counter within a few seconds, so a message published elsewhere is delivered too', async () => {
+    const eventId = randomUUID();
+    await listening.serve(eventId);
+    for (const text of ['a', 'b', 'c']) await publishing.publish(chat(eventId, text));
+    await waitUntil(() => textsOf(eventId).length === 3, 'three messages');
+    await admin.set(counterKey(eventId), 1);
+    await waitUntil(async () => (await admin.get(counterKey(eventId))) === '3', 'the counter raised', 5000);
+    await publishing.publish(chat(eventId, 'd'));
+    await waitUntil(() => textsOf(eventId).length === 4, 'the message after the loss');
+    expect(textsOf(eventId)).toEqual(['1:a', '2:b', '3:c', '4:d']);
   });
 });

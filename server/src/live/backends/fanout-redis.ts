@@ -1,7 +1,5 @@
 import type { Logger } from 'pino';
 import { connectRedis, type RedisClient } from '../../lib/redis';
-import { EventSubscriptions } from './event-subscriptions';
-import { SeqRepair, seqCheckMs } from './seq-repair';
 import {
   type Backlog,
   channel,
@@ -12,12 +10,19 @@ import {
   parseNumbered,
   whole,
 } from '../fanout';
+import { EventSubscriptions } from './event-subscriptions';
+import { SeqRepair, seqCheckMs } from './seq-repair';
 
-// KEYS: seq counter, history stream. ARGV: the event's channel, envelope json, window ms, max kept.
-// One script: numbering, keeping and publishing are atomic, so every subscriber sees seq order.
+// KEYS: seq counter, history stream. ARGV: the event's channel, envelope json, window ms, max kept,
+// floor. One script: numbering, keeping and publishing are atomic, so every subscriber sees seq order.
 // The counter outlives any quiet spell of a live event (30 days): were it to restart at 1, sockets
-// still open would take the new numbers for ones already sent and drop them.
+// still open would take the new numbers for ones already sent and drop them. For the same reason it
+// never numbers at or below the floor, the last seq the publishing process delivered: a counter below
+// it lost writes (an unplanned failover to a replica that had not received them).
 const publishScript = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[5]) then
+  redis.call('SET', KEYS[1], ARGV[5])
+end
 local seq = redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], 2592000000)
 local window = tonumber(ARGV[3])
@@ -31,6 +36,15 @@ if max > 0 then
 end
 redis.call('SPUBLISH', ARGV[1], seq .. ':' .. ARGV[2])
 return seq`;
+
+// KEYS: seq counter. ARGV: floor. Raises a counter that went back below numbers already delivered
+// (see the floor above); answers whether it did.
+const raiseScript = `
+if tonumber(redis.call('GET', KEYS[1]) or '0') < tonumber(ARGV[1]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', 2592000000)
+  return 1
+end
+return 0`;
 
 // KEYS: seq counter, history stream. ARGV: after, window ms. Answers { last seq, 'seq:env'... oldest first }
 // with only the entries younger than the window.
@@ -158,7 +172,13 @@ export class RedisFanout implements Fanout {
       JSON.stringify(envelope),
       this.limits.windowMs,
       this.limits.max,
+      this.#repair?.lastDelivered(envelope.eventId) ?? 0,
     );
+  }
+
+  /** Raises the event's counter to `floor` if it is below; whether it was. */
+  async raise(eventId: string, floor: number): Promise<boolean> {
+    return (await this.#pub.eval(raiseScript, 1, this.#keys(eventId)[0], floor)) === 1;
   }
 
   async lastSeq(eventId: string): Promise<number> {

@@ -28,6 +28,7 @@ export class SeqRepair {
     private readonly source: {
       since(eventId: string, after: number): Promise<Backlog | null>;
       lastSeq(eventId: string): Promise<number>;
+      raise(eventId: string, floor: number): Promise<boolean>;
     },
     private readonly deliver: (envelope: Envelope) => void,
     private readonly logger: Logger,
@@ -64,11 +65,26 @@ export class SeqRepair {
     void this.#fill(envelope.eventId, served, [envelope]);
   }
 
-  /** Called every `seqCheckMs`: fills the events whose deliveries stayed behind their counter. */
+  /** The last seq delivered here for a served event (undefined for one not served here). */
+  lastDelivered(eventId: string): number | undefined {
+    return this.#served.get(eventId)?.last;
+  }
+
+  /**
+   * Called every `seqCheckMs`: fills the events whose deliveries stayed behind their counter, and
+   * raises a counter that went back below what was delivered here (Redis lost writes in an unplanned
+   * failover): left there, the event's next messages would take numbers already sent, which every
+   * process that saw them would drop.
+   */
   async check(): Promise<void> {
     await Promise.all(
       [...this.#served].map(async ([eventId, served]) => {
         const counter = await this.source.lastSeq(eventId).catch(() => served.last);
+        if (counter < served.last && (await this.source.raise(eventId, served.last).catch(() => false)))
+          this.logger.warn(
+            { eventId, counter, delivered: served.last },
+            'live event counter went back; raised',
+          );
         if (!served.waiting && served.last < served.due) await this.#fill(eventId, served, []);
         served.due = counter;
       }),

@@ -30,7 +30,8 @@ const DEFAULT_ROOTS = ['server/test', 'sdk/test', 'sdk/README.md', 'examples', '
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'generated', '.git', 'coverage']);
 const CODE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 
-const contractEntry = path.join(root, 'contract/dist/index.js');
+// SDK_CODEMOD_CONTRACT names another build of the contract (its tests read the source through tsx).
+const contractEntry = path.resolve(root, process.env.SDK_CODEMOD_CONTRACT ?? 'contract/dist/index.js');
 if (!existsSync(contractEntry)) {
   console.error('contract/dist is missing: run `pnpm build` first (the codemod reads the built contract)');
   process.exit(2);

@@ -7,20 +7,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * scripts/sdk-codemod.mjs converts calls written in the old, ts-rest-shaped form (`{ params, query,
- * body, headers }`) to the SDK's call shape, reading names and path ids from the built contract.
+ * body, headers }`) to the SDK's call shape, reading names and path ids from the contract.
  */
 const repo = path.resolve(__dirname, '../..');
 const codemod = path.join(repo, 'scripts/sdk-codemod.mjs');
 const run = promisify(execFile);
-const npmExecPath = process.env.npm_execpath ?? '';
-const pnpm = (args: string[], cwd: string) =>
-  npmExecPath.includes('pnpm')
-    ? run(process.execPath, [npmExecPath, ...args], { cwd })
-    : run('npx', ['-y', 'pnpm@10.34.8', ...args], { cwd });
 
-/** Runs the codemod; resolves with its exit code and output (a non-zero exit is an answer here). */
+/**
+ * Runs the codemod on the contract's source (through tsx, no build needed) and resolves with its exit
+ * code and output (a non-zero exit is an answer here).
+ */
 const codemodRun = (args: string[]) =>
-  run(process.execPath, [codemod, ...args], { cwd: repo }).then(
+  run(process.execPath, ['--import', 'tsx', codemod, ...args], {
+    cwd: repo,
+    env: { ...process.env, SDK_CODEMOD_CONTRACT: 'contract/src/index.ts' },
+  }).then(
     ({ stdout, stderr }) => ({ code: 0, stdout, stderr }),
     (err: { code: number; stdout: string; stderr: string }) => ({
       code: err.code,
@@ -43,11 +44,9 @@ const e = await gc.events.update(ev.id, { title }, { headers: h });
 `;
 
 let dir: string;
-beforeAll(async () => {
-  // The codemod reads the built contract: what it converts is what the contract says now.
-  await pnpm(['run', 'build'], path.join(repo, 'contract'));
+beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'gc-codemod-'));
-}, 300_000);
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('the SDK codemod', () => {

@@ -41,8 +41,8 @@ export async function rehearseImage(buildArgs: Record<string, string>): Promise<
   const root = mkdtempSync(path.join(tmpdir(), 'gc-image-'));
   chmodSync(root, 0o755);
   const host = (p: string) => (imagePaths.some((d) => p === d || p.startsWith(`${d}/`)) ? root + p : p);
-  const mapPaths = (command: string) =>
-    command.replace(/(^|[\s=])(\/(?:repo|out|app))(?=[/\s*]|$)/g, (_m, pre, p) => pre + root + p);
+  const imagePath = new RegExp(`(^|[\\s=])(${imagePaths.join('|')})(?=[/\\s*]|$)`, 'g');
+  const mapPaths = (command: string) => command.replace(imagePath, (_m, pre, p) => pre + root + p);
   const [build, final] = dockerfileStages() as [Stage, Stage];
   const base = baseOf(final.from);
   const shims = path.join(root, 'shims');
@@ -154,15 +154,16 @@ function copy(args: string, cwd: string, host: (p: string) => string, stage?: st
   const from = words[0]?.startsWith('--from=') ? words.shift()!.slice('--from='.length) : undefined;
   if (from !== undefined && from !== stage) throw new Error(`COPY --from=${from}: no such stage`);
   const dest = path.resolve(cwd, words.pop()!);
-  const into = words.length > 1 || dest.endsWith('/') || args.trim().endsWith('/');
-  const ignored = dockerignore();
+  const into = words.length > 1 || args.trim().endsWith('/');
+  // A stage's files are copied as they are; only the build context has a .dockerignore.
+  const ignored = from === undefined ? dockerignore() : () => false;
   for (const src of words) {
     const source = from ? host(src) : path.join(repoDir, src);
     const target = src === '.' ? dest : into ? path.join(dest, path.basename(src)) : dest;
     cpSync(source, target, {
       recursive: true,
       verbatimSymlinks: true,
-      filter: (p) => from !== undefined || !ignored(path.relative(repoDir, p)),
+      filter: (p) => !ignored(path.relative(repoDir, p)),
     });
   }
 }

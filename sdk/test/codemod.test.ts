@@ -49,26 +49,30 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A file of the test's directory holding `text`; its path. */
+const fileWith = (name: string, text: string) => {
+  const file = path.join(dir, name);
+  writeFileSync(file, text);
+  return file;
+};
+
 describe('the SDK codemod', () => {
   it('rewrites old-shape calls to positional ids, the input and the options, with the SDK’s names', async () => {
-    const file = path.join(dir, 'calls.js');
-    writeFileSync(file, oldShape);
+    const file = fileWith('calls.js', oldShape);
     const { code } = await codemodRun([file]);
     expect(code).toBe(0);
     expect(readFileSync(file, 'utf8')).toBe(sdkShape);
   });
 
   it('leaves calls already in the SDK’s shape as they are', async () => {
-    const file = path.join(dir, 'current.js');
-    writeFileSync(file, sdkShape);
+    const file = fileWith('current.js', sdkShape);
     const { code, stdout } = await codemodRun(['--check', file]);
     expect(code).toBe(0);
     expect(stdout).toContain('would convert 0 file(s)');
   });
 
   it('with --check changes nothing and exits 1 when something would change', async () => {
-    const file = path.join(dir, 'check.js');
-    writeFileSync(file, oldShape);
+    const file = fileWith('check.js', oldShape);
     const { code, stdout } = await codemodRun(['--check', file]);
     expect(code).toBe(1);
     expect(stdout).toContain('would convert 1 file(s)');
@@ -76,8 +80,10 @@ describe('the SDK codemod', () => {
   });
 
   it('converts the code blocks of Markdown and leaves its prose alone', async () => {
-    const file = path.join(dir, 'guide.md');
-    writeFileSync(file, `Call gc.events.get({ params: { id } }) like this:\n\n\`\`\`ts\n${oldShape}\`\`\`\n`);
+    const file = fileWith(
+      'guide.md',
+      `Call gc.events.get({ params: { id } }) like this:\n\n\`\`\`ts\n${oldShape}\`\`\`\n`,
+    );
     await codemodRun([file]);
     expect(readFileSync(file, 'utf8')).toBe(
       `Call gc.events.get({ params: { id } }) like this:\n\n\`\`\`ts\n${sdkShape}\`\`\`\n`,
@@ -85,9 +91,8 @@ describe('the SDK codemod', () => {
   });
 
   it('lists a call it cannot convert safely with its file and line, and leaves it', async () => {
-    const file = path.join(dir, 'spread.js');
     const text = 'const x = 1;\nawait gc.events.get({ params: { ...ids } });\n';
-    writeFileSync(file, text);
+    const file = fileWith('spread.js', text);
     const { stderr } = await codemodRun([file]);
     expect(stderr).toContain(`${path.relative(repo, file)}:2: a spread in params`);
     expect(readFileSync(file, 'utf8')).toBe(text);

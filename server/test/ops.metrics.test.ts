@@ -22,6 +22,13 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
+/**
+ * How much one series grew between two scrapes: the process has one registry, which other servers of
+ * the same test process add to, so a test counts the change, not the value.
+ */
+const growth = (before: string, after: string, series: string) =>
+  (sample(after, series) ?? 0) - (sample(before, series) ?? 0);
+
 describe('GET /metrics', () => {
   let t: TestServer;
   let rx: Receiver;
@@ -54,7 +61,6 @@ describe('GET /metrics', () => {
   it('counts HTTP requests by route template, method and status, never by raw path', async () => {
     const ws = await createWorkspace(t.databaseUrl);
     const gc = t.client({ apiKey: ws.apiKey });
-    // The process has one registry (other servers of this test process add to it): count the change.
     const before = await scrape(t);
     const event = await gc.events.create({
       type: 'webinar',
@@ -67,7 +73,7 @@ describe('GET /metrics', () => {
       headers: { 'x-api-key': ws.apiKey },
     });
     const after = await scrape(t);
-    const added = (series: string) => (sample(after, series) ?? 0) - (sample(before, series) ?? 0);
+    const added = (series: string) => growth(before, after, series);
     const count = 'gathercast_http_request_duration_seconds_count';
     expect(added(`${count}{method="GET",route="/v1/events/:id",status="200"}`)).toBe(2);
     expect(added(`${count}{method="GET",route="/v1/events/:id",status="404"}`)).toBe(1);
@@ -115,11 +121,10 @@ describe('GET /metrics', () => {
     const succeeded = 'gathercast_webhook_attempts_total{outcome="succeeded"}';
     const after = await eventually(
       () => scrape(t),
-      (text) => (sample(text, succeeded) ?? 0) > (sample(before, succeeded) ?? 0),
+      (text) => growth(before, text, succeeded) > 0,
     );
-    expect((sample(after, succeeded) ?? 0) - (sample(before, succeeded) ?? 0)).toBe(1);
-    const latency = 'gathercast_webhook_delivery_latency_seconds_count';
-    expect((sample(after, latency) ?? 0) - (sample(before, latency) ?? 0)).toBe(1);
+    expect(growth(before, after, succeeded)).toBe(1);
+    expect(growth(before, after, 'gathercast_webhook_delivery_latency_seconds_count')).toBe(1);
   });
 
   it('counts rate-limit refusals by limit', async () => {
